@@ -1,0 +1,124 @@
+"""The connection to Neo4j: an external one from NEO4J_* settings, or the managed local one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase
+from neo4j.exceptions import AuthError, ServiceUnavailable
+
+from graphmem.cypher import query
+
+from . import localneo4j
+from .config import Settings
+from .errors import Neo4jUnavailable
+
+
+class Graph:
+    """A driver plus database name; runs the named queries of `cypher/` with parameters only."""
+
+    def __init__(self, driver: neo4j.Driver, uri: str, database: str | None = None):
+        self.driver = driver
+        self.uri = uri
+        self.database = database
+
+    @classmethod
+    def connect(
+        cls,
+        settings: Settings | None = None,
+        *,
+        start_local: bool = True,
+        ensure_schema: bool = True,
+        echo: Callable[[str], None] = lambda _m: None,
+    ) -> Graph:
+        """Connect (starting the managed local Neo4j on demand) and make sure the schema is applied."""
+        settings = settings or Settings.from_env()
+        if settings.external:
+            uri = settings.uri
+            auth = (settings.username, settings.password or "") if settings.username else None
+        else:
+            state = (
+                localneo4j.start(settings.local, echo=echo)
+                if start_local
+                else localneo4j.status(settings.local).state
+            )
+            if state is None:
+                raise Neo4jUnavailable(
+                    "the local Neo4j is not running; start it with `graphmem neo4j start`"
+                )
+            uri, auth = state.bolt_uri, None
+        assert uri is not None
+        graph = cls.open(uri, auth, settings.database)
+        if ensure_schema:
+            from .migrate import apply_schema
+
+            apply_schema(graph, only_if_needed=True)
+        return graph
+
+    @classmethod
+    def open(cls, uri: str, auth: tuple[str, str] | None, database: str | None) -> Graph:
+        try:
+            driver = GraphDatabase.driver(uri, auth=auth, connection_timeout=10,
+                                          notifications_min_severity="OFF",
+                                          max_transaction_retry_time=15)
+        except ValueError as exc:
+            raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a valid Neo4j URI: {exc}") from None
+        try:
+            driver.verify_connectivity()
+        except AuthError as exc:
+            driver.close()
+            raise Neo4jUnavailable(
+                f"Neo4j at {uri} refused the credentials ({exc.message}); "
+                "check NEO4J_USERNAME / NEO4J_PASSWORD"
+            ) from None
+        except (ServiceUnavailable, OSError) as exc:
+            driver.close()
+            raise Neo4jUnavailable(
+                f"Neo4j unreachable at {uri} ({type(exc).__name__}); check that it runs and that "
+                "NEO4J_URI is right, or unset NEO4J_URI to use the managed local Neo4j"
+            ) from None
+        return cls(driver, uri, database)
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def __enter__(self) -> Graph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def session(self, *, read_only: bool = False) -> neo4j.Session:
+        mode = neo4j.READ_ACCESS if read_only else neo4j.WRITE_ACCESS
+        return self.driver.session(database=self.database, default_access_mode=mode)
+
+    def read(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run the named query in a read transaction (the server refuses writes)."""
+        text = query(query_name)
+        with self.session(read_only=True) as s:
+            return s.execute_read(lambda tx: [r.data() for r in tx.run(text, params)])
+
+    def write(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
+        text = query(query_name)
+        with self.session() as s:
+            return s.execute_write(lambda tx: [r.data() for r in tx.run(text, params)])
+
+    def run_statement(self, statement: str) -> None:
+        """Run one schema statement (auto-commit, as schema changes require)."""
+        with self.session() as s:
+            s.run(statement).consume()
+
+    def server_version(self) -> str:
+        rows = self.read("server_components")
+        return f"{rows[0]['name']} {rows[0]['version']} {rows[0]['edition']}" if rows else "?"
+
+    def forget_user(self, user_id: str, batch: int = 5000) -> int:
+        """Delete every node of one user (and only that user), in bounded transactions."""
+        total = 0
+        while True:
+            deleted = self.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"]
+            total += deleted
+            if deleted == 0:
+                return total

@@ -1,0 +1,49 @@
+"""One exception hierarchy for graphmem; every message tells the user what to do next."""
+
+
+class GraphmemError(Exception):
+    """Base class of every error graphmem raises on purpose."""
+
+
+class ConfigError(GraphmemError):
+    """A setting is missing or malformed."""
+
+
+class Neo4jUnavailable(GraphmemError):
+    """The configured Neo4j cannot be reached or refused the connection."""
+
+
+class LocalNeo4jError(GraphmemError):
+    """The managed local Neo4j could not be prepared, started or stopped."""
+
+
+class JavaMissing(LocalNeo4jError):
+    pass
+
+
+class MavenMissing(LocalNeo4jError):
+    pass
+
+
+class PortInUse(LocalNeo4jError):
+    pass
+
+
+class JarResolutionError(LocalNeo4jError):
+    pass
+
+
+class SchemaError(GraphmemError):
+    """A schema migration failed."""
+
+
+class QueryNotFound(GraphmemError):
+    """A named Cypher query file does not exist."""
+
+
+class InputError(GraphmemError):
+    """A transcript or argument supplied by the user is malformed."""
+
+
+class UnknownUser(GraphmemError):
+    """The requested user has no memory in the database."""

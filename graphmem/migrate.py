@@ -1,0 +1,58 @@
+"""Apply the ordered migrations of `schema/` once each, one statement at a time, then wait for indexes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from neo4j.exceptions import Neo4jError
+
+from graphmem.schema import migrations
+
+from .errors import SchemaError
+
+if TYPE_CHECKING:
+    from .db import Graph
+
+
+@dataclass
+class SchemaReport:
+    applied: list[str]
+    version: int
+
+
+def applied_versions(graph: Graph) -> set[int]:
+    return {row["version"] for row in graph.read("schema_applied_versions")}
+
+
+def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 300) -> SchemaReport:
+    """Run every migration not yet recorded. Statements are idempotent (IF NOT EXISTS), so a
+    crash between a statement and the version record is repaired by running again."""
+    all_migrations = migrations()
+    done = applied_versions(graph)
+    pending = [m for m in all_migrations if m.version not in done]
+    latest = all_migrations[-1].version if all_migrations else 0
+    if only_if_needed and not pending:
+        return SchemaReport([], latest)
+    applied = []
+    for m in pending:
+        for statement in m.statements:
+            try:
+                graph.run_statement(statement)
+            except Neo4jError as exc:
+                raise SchemaError(
+                    f"schema migration {m.version:04d}_{m.name} failed on:\n{statement}\n"
+                    f"{exc.code}: {exc.message}"
+                ) from None
+        graph.write("schema_record_version", version=m.version, name=m.name)
+        applied.append(f"{m.version:04d}_{m.name}")
+    graph.run_statement(f"CALL db.awaitIndexes({int(await_s)})")
+    return SchemaReport(applied, latest)
+
+
+def schema_status(graph: Graph) -> dict[str, Any]:
+    return {
+        "versions": graph.read("schema_applied_versions"),
+        "constraints": graph.read("schema_list_constraints"),
+        "indexes": graph.read("schema_list_indexes"),
+    }

@@ -1,0 +1,81 @@
+"""A real Neo4j for every integration test: NEO4J_URI when set; else a testcontainers Neo4j when a
+Docker engine answers; else the managed local Neo4j on a throwaway data dir and free ports."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from graphmem import localneo4j
+from graphmem.config import Settings
+from graphmem.db import Graph
+from graphmem.migrate import apply_schema
+
+NEO4J_IMAGE = "neo4j:5.26.30-community"
+
+
+def _testcontainers_graph() -> tuple[Graph, object] | None:
+    try:
+        from testcontainers.community.neo4j import Neo4jContainer  # type: ignore
+    except ImportError:
+        return None
+    try:
+        container = Neo4jContainer(NEO4J_IMAGE)
+        container.start()
+    except Exception:  # no Docker engine, no image registry: fall back
+        return None
+    graph = Graph.open(container.get_connection_url(),
+                       (container.username, container.password), None)
+    return graph, container
+
+
+@pytest.fixture(scope="session")
+def neo4j_graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graph]:
+    settings = Settings.from_env()
+    if settings.external:
+        graph = Graph.open(settings.uri, (settings.username, settings.password or "")
+                           if settings.username else None, settings.database)
+        apply_schema(graph, only_if_needed=True)
+        yield graph
+        graph.close()
+        return
+    if os.environ.get("GRAPHMEM_TEST_DOCKER", "1") != "0":
+        found = _testcontainers_graph()
+        if found:
+            graph, container = found
+            apply_schema(graph)
+            yield graph
+            graph.close()
+            container.stop()  # type: ignore[attr-defined]
+            return
+    local = replace(settings.local, home=tmp_path_factory.mktemp("neo4j-home"),
+                    bolt_port=0, http_port=0)
+    state = localneo4j.start(local)
+    graph = Graph.open(state.bolt_uri, None, None)
+    apply_schema(graph)
+    yield graph
+    graph.close()
+    localneo4j.stop(local)
+
+
+@pytest.fixture
+def graph(neo4j_graph: Graph) -> Graph:
+    return neo4j_graph
+
+
+@pytest.fixture
+def user_id(neo4j_graph: Graph) -> Iterator[str]:
+    """A fresh user per test, so tests never see each other's memory; removed afterwards."""
+    uid = f"test-{uuid.uuid4().hex[:12]}"
+    yield uid
+    neo4j_graph.forget_user(uid)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "/integration/" in str(item.fspath):
+            item.add_marker(pytest.mark.integration)

@@ -1,0 +1,110 @@
+"""The managed local Neo4j: lifecycle, persistence, Browser, and one clear line per bad environment."""
+
+import re
+import socket
+import urllib.request
+from pathlib import Path
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem import localneo4j
+from graphmem.cli import main
+from graphmem.config import Settings
+from graphmem.db import Graph
+
+
+@pytest.fixture
+def own_local(tmp_path):
+    """A second managed instance on its own data dir and free ports (not the shared fixture)."""
+    local = replace(Settings.from_env().local, home=tmp_path / "home", bolt_port=0, http_port=0)
+    yield local
+    localneo4j.stop(local)
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    with urllib.request.urlopen(url, timeout=30) as resp:
+        return resp.status, resp.read()
+
+
+def test_start_status_stop_keeps_data_and_serves_browser(own_local):
+    state = localneo4j.start(own_local)
+    assert state.host == "127.0.0.1" and state.bolt_port > 0 and state.http_port > 0
+    st = localneo4j.status(own_local)
+    assert st.running and st.state.pid == state.pid
+    # starting again is a no-op that returns the running instance
+    assert localneo4j.start(own_local).pid == state.pid
+
+    with Graph.open(state.bolt_uri, None, None) as g:
+        with g.session() as s:
+            s.run("CREATE (:PersistProbe {v: $v})", v="kept").consume()
+        assert "5.26" in g.server_version()
+
+    # Neo4j Browser: the page and every script it loads come back over HTTP
+    status, page = _get(f"http://127.0.0.1:{state.http_port}/browser/")
+    assert status == 200 and b"Neo4j Browser" in page
+    scripts = re.findall(rb'<script[^>]+src="([^"]+)"', page)
+    assert scripts, "the Browser page references no scripts"
+    for src in scripts:
+        code, body = _get(f"http://127.0.0.1:{state.http_port}/browser/{src.decode()}")
+        assert code == 200 and len(body) > 100
+    # discovery advertises the real Bolt port, so Browser connects to this instance
+    _, discovery = _get(f"http://127.0.0.1:{state.http_port}/")
+    assert f"127.0.0.1:{state.bolt_port}".encode() in discovery
+
+    assert localneo4j.stop(own_local) is True
+    assert not localneo4j.status(own_local).running
+    assert localneo4j.stop(own_local) is False
+
+    again = localneo4j.start(own_local)
+    with Graph.open(again.bolt_uri, None, None) as g:
+        with g.session() as s:
+            rows = s.run("MATCH (p:PersistProbe) RETURN p.v AS v").data()
+    assert rows == [{"v": "kept"}]
+
+
+def _one_line_error(result) -> str:
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("graphmem: error:")
+    return lines[0]
+
+
+def test_port_in_use_is_one_clear_line(tmp_path):
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        port = blocker.getsockname()[1]
+        env = {"GRAPHMEM_NEO4J_HOME": str(tmp_path), "GRAPHMEM_BOLT_PORT": str(port),
+               "NEO4J_URI": ""}
+        result = CliRunner().invoke(main, ["neo4j", "start"], env=env)
+    line = _one_line_error(result)
+    assert f"port {port}" in line and "GRAPHMEM_BOLT_PORT" in line
+
+
+def test_no_java_is_one_clear_line(tmp_path):
+    env = {"GRAPHMEM_NEO4J_HOME": str(tmp_path), "JAVA_HOME": "", "PATH": str(tmp_path),
+           "NEO4J_URI": "", "GRAPHMEM_BOLT_PORT": "0", "GRAPHMEM_HTTP_PORT": "0"}
+    line = _one_line_error(CliRunner().invoke(main, ["neo4j", "start"], env=env))
+    assert "Java not found" in line
+
+
+def test_no_maven_is_one_clear_line(tmp_path):
+    java_dir = tmp_path / "bin"  # a PATH with java (and javac) but no mvn
+    java_dir.mkdir()
+    real_java = Path(localneo4j.java_executable()).resolve()
+    (java_dir / "java").symlink_to(real_java)
+    env = {"JAVA_HOME": "", "GRAPHMEM_NEO4J_HOME": str(tmp_path / "h"), "GRAPHMEM_CACHE_DIR": str(tmp_path / "c"),
+           "PATH": str(java_dir), "NEO4J_URI": "", "GRAPHMEM_BOLT_PORT": "0",
+           "GRAPHMEM_HTTP_PORT": "0"}
+    line = _one_line_error(CliRunner().invoke(main, ["neo4j", "start"], env=env))
+    assert "Maven" in line and "mvn" in line
+
+
+def test_unreachable_neo4j_uri_is_one_clear_line():
+    port = localneo4j.free_port()  # nothing listens there
+    env = {"NEO4J_URI": f"bolt://127.0.0.1:{port}"}
+    line = _one_line_error(CliRunner().invoke(main, ["schema", "status"], env=env))
+    assert f"Neo4j unreachable at bolt://127.0.0.1:{port}" in line
