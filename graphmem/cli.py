@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +14,7 @@ import click
 from . import localneo4j
 from .config import Settings
 from .db import Graph
-from .errors import GraphmemError
+from .errors import ConfigError, GraphmemError, UnknownUser
 from .migrate import apply_schema, schema_status
 
 
@@ -146,6 +147,137 @@ def schema_status_cmd(as_json: bool) -> None:
     for i in st["indexes"]:
         on = f"{':'.join(i['labelsOrTypes'] or [])}({', '.join(i['properties'] or [])})"
         click.echo(f"  {i['name']:<28} {i['type']:<9} {i['state']:<8} {on}")
+
+
+# --- ingest / stats / forget -------------------------------------------------------------------
+
+
+def _make_extractor(name: str):
+    from .extract import OfflineExtractor
+
+    if name == "offline":
+        return OfflineExtractor()
+    from .extract.llm import LLMExtractor
+    from .llm import LLMClient, LLMConfig
+
+    config = LLMConfig.from_env()
+    if config is None:
+        raise ConfigError(
+            "--extractor llm needs an OpenAI-compatible endpoint: set GRAPHMEM_LLM_BASE_URL and "
+            "GRAPHMEM_LLM_MODEL (and GRAPHMEM_LLM_API_KEY if it needs one)"
+        )
+    return LLMExtractor(LLMClient(config))
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--format", "fmt", default="auto", show_default=True,
+              type=click.Choice(["auto", "longmemeval", "locomo", "jsonl", "openai"]))
+@click.option("--user", default=None,
+              help="Only this user (the owner's id, required, for --format openai).")
+@click.option("--session", default=None, help="Session id (--format openai).")
+@click.option("--session-time", default=None, help="Session start time (--format openai).")
+@click.option("--limit", type=int, default=None, help="Ingest at most N users.")
+@click.option("--extractor", default="offline", show_default=True,
+              type=click.Choice(["offline", "llm"]))
+@click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@_fail_cleanly
+def ingest(path, fmt, user, session, session_time, limit, extractor, verbose, as_json) -> None:
+    """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
+    from tqdm import tqdm
+
+    from .embed import default_embedder
+    from .ingest import IngestOptions, Ingestor
+    from .loaders import load
+
+    transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
+                       limit=limit)
+    with connect() as g:
+        ingestor = Ingestor(g, _make_extractor(extractor), default_embedder(),
+                            IngestOptions(verbose=verbose))
+        bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
+                   disable=as_json or not sys.stderr.isatty())
+        turns = 0
+        started = time.perf_counter()
+
+        def tick(r) -> None:
+            nonlocal turns
+            turns += r.turns
+            bar.update(r.sessions + r.sessions_unchanged)
+            bar.set_postfix(turns=turns, turns_s=f"{turns / (time.perf_counter() - started):.0f}")
+
+        report = ingestor.ingest(transcripts, on_session=tick)
+        bar.close()
+    load_report = getattr(transcripts, "report", None)
+    summary = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged",
+                                               "turns", "pieces", "facts", "rejected",
+                                               "entities")}
+    summary["seconds"] = round(report.seconds, 2)
+    summary["turns_per_s"] = round(report.turns / report.seconds, 1) if report.seconds else 0.0
+    if load_report is not None:
+        summary["skipped"] = {k.removeprefix("skipped_"): v for k, v in vars(load_report).items()
+                              if k.startswith("skipped_") and isinstance(v, int)}
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(" ".join(f"{k}={v}" for k, v in summary.items() if k != "skipped"))
+    if summary.get("skipped") and any(summary["skipped"].values()):
+        click.echo("skipped: " + " ".join(f"{k}={v}" for k, v in summary["skipped"].items() if v))
+    for r in report.rejections:
+        click.echo(f"rejected [{r.turn_source_id}] {r.predicate}: {r.support!r} ({r.reason})")
+
+
+@main.command()
+@click.option("--user", default=None, help="Only this user's memory.")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def stats(user, as_json) -> None:
+    """Count users, sessions, turns, pieces, facts and entities in the database."""
+    with connect() as g:
+        row = g.read("stats", user_id=user)[0]
+    if user and row["users"] == 0:
+        raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals")
+    click.echo(json.dumps(row) if as_json else " ".join(f"{k}={v}" for k, v in row.items()))
+
+
+@main.command()
+@click.option("--user", required=True, help="The user whose memory is deleted.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@_fail_cleanly
+def forget(user, yes) -> None:
+    """Delete everything of one user, and nothing else."""
+    if not yes:
+        click.confirm(f"Delete all memory of user {user!r}?", abort=True)
+    with connect() as g:
+        deleted = g.forget_user(user)
+    if deleted == 0:
+        raise UnknownUser(f"no memory for user {user!r}; nothing deleted")
+    click.echo(f"deleted {deleted} nodes of user {user!r}")
+
+
+@main.command()
+@click.option("--user", required=True, help="Whose memory to search.")
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("--json", "as_json", is_flag=True)
+@click.argument("query")
+@_fail_cleanly
+def search(user, k, as_json, query) -> None:
+    """Search one user's memory and print ranked evidence with its source turn ids."""
+    from .memory import Memory
+
+    with connect() as g:
+        mem = Memory(g)
+        mem.stats(user)  # unknown user -> clear error
+        results = mem.search(user, query, k=k)
+    if as_json:
+        click.echo(json.dumps([r.__dict__ for r in results]))
+        return
+    if not results:
+        click.echo("no evidence found")
+    for i, r in enumerate(results, 1):
+        text = r.text if len(r.text) <= 200 else r.text[:197] + "..."
+        click.echo(f"{i:>2}. [{r.type}:{r.source_id}] {r.score:.2f} ({r.mentioned_at}) {text}")
 
 
 if __name__ == "__main__":  # pragma: no cover

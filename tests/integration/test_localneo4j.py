@@ -3,8 +3,8 @@
 import re
 import socket
 import urllib.request
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -96,7 +96,8 @@ def test_no_maven_is_one_clear_line(tmp_path):
     java_dir.mkdir()
     real_java = Path(localneo4j.java_executable()).resolve()
     (java_dir / "java").symlink_to(real_java)
-    env = {"JAVA_HOME": "", "GRAPHMEM_NEO4J_HOME": str(tmp_path / "h"), "GRAPHMEM_CACHE_DIR": str(tmp_path / "c"),
+    env = {"JAVA_HOME": "", "GRAPHMEM_NEO4J_HOME": str(tmp_path / "h"),
+           "GRAPHMEM_CACHE_DIR": str(tmp_path / "c"),
            "PATH": str(java_dir), "NEO4J_URI": "", "GRAPHMEM_BOLT_PORT": "0",
            "GRAPHMEM_HTTP_PORT": "0"}
     line = _one_line_error(CliRunner().invoke(main, ["neo4j", "start"], env=env))

@@ -1,0 +1,12 @@
+// MessagePieces: spans of a turn with character offsets into it.
+UNWIND $pieces AS row
+MATCH (t:Turn {id: row.turn_id})
+MERGE (p:MessagePiece {id: row.id})
+SET p.user_id = $user_id,
+    p.turn_id = row.turn_id,
+    p.session_id = $session_id,
+    p.start = row.start,
+    p.end = row.end,
+    p.text = row.text,
+    p.embedding = row.embedding
+MERGE (t)-[:HAS_PIECE]->(p)

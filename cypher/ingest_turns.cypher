@@ -1,0 +1,15 @@
+// Verbatim turns of one session.
+MATCH (s:Session {id: $session_id})
+UNWIND $turns AS row
+MERGE (t:Turn {id: row.id})
+SET t.user_id = $user_id,
+    t.session_id = $session_id,
+    t.session_source_id = s.source_id,
+    t.source_id = row.source_id,
+    t.idx = row.idx,
+    t.role = row.role,
+    t.speaker = row.speaker,
+    t.text = row.text,
+    t.mentioned_at = s.started_at,
+    t.embedding = row.embedding
+MERGE (s)-[:HAS_TURN]->(t)

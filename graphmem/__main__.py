@@ -1,0 +1,5 @@
+"""`python -m graphmem` runs the CLI."""
+
+from .cli import main
+
+main()

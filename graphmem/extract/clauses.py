@@ -1,0 +1,275 @@
+"""Rules for first-person clauses about tastes, homes, work, study and events."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from . import patterns as P
+from .text import (
+    Sentence,
+    article,
+    bounded,
+    clean,
+    display,
+    fact,
+    object_span,
+    organisation,
+    skip_ws,
+    type_of,
+    user_role,
+    vague,
+)
+
+
+def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
+          modality: str) -> list[FactCandidate]:
+    os, oe, se, time = object_span(s, m, tail=False)
+    raw = s.text[os:oe]
+    if verb.startswith("prefer"):
+        cut = re.search(r"\s+(?:over|than|to|instead\s+of)\s", raw)
+        raw = raw[:cut.start()] if cut else raw
+    value = clean(raw)
+    if vague(value) or P.PRONOUN_START.match(value):
+        return []
+    lemma = verb.split()[0]
+    past = lemma.endswith("ed")
+    lemma = lemma[:-1] if lemma.endswith("s") and lemma[:-1] in L.PREF_VERB else lemma
+    lemma = re.sub(r"(?:d|ed)$", "", lemma) if past else lemma
+    shown = display(raw)
+    if modality == "negated":
+        sentence = f"User does not {'dislike' if pred == 'dislikes' else 'like'} {shown}."
+    elif lemma in L.PREF_VERB or lemma + "e" in L.PREF_VERB:
+        sentence = f"User {L.PREF_VERB.get(lemma) or L.PREF_VERB[lemma + 'e']} {shown}."
+    elif pred == "dislikes":
+        sentence = f"User can't stand {shown}."
+    else:
+        sentence = f"User is {verb} {shown}."
+    roles = [user_role(), RoleRef("object", value, type_of(value))]
+    f = fact(s, "opinion" if past else "preference", pred, sentence, m.start(), se,
+                   value=value, modality=modality, roles=roles, time=time,
+                   confidence=0.7 if past else 0.9)
+    return [f] if f else []
+
+
+def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
+           modality: str) -> list[FactCandidate]:
+    text = s.text
+    family = L.VERBS[verb][0]
+    os = skip_ws(text, m.end())
+    pm = P.PROPER.match(text, os)
+    if not pm:
+        return []
+    value = clean(pm.group("p"))
+    end = pm.end()
+    previous = None
+    if verb.endswith("from") and family == "move":
+        to = re.compile(r"\s+to\s+").match(text, end)
+        nxt = P.PROPER.match(text, to.end()) if to else None
+        if not nxt:  # "I moved here from Chicago": a former home, no current one
+            pred, family = "lived_in", "live_past"
+        else:
+            previous, value, end = value, clean(nxt.group("p")), nxt.end()
+    if not value:
+        return []
+    aux = m.group("aux") or ""
+    perfect = bool(P.PERFECT_AUX.search(aux))
+    kind = "attribute"
+    if family == "live_past" and perfect and modality == "asserted":
+        pred = "lives_in"
+    elif family in ("live_past", "move"):
+        kind = "event"
+    if family == "move" and modality == "negated":
+        return []
+    time = s.time_for(m.start(), os, s.clause_end(os))
+    if time and time[0] < m.start() and family == "live":
+        time = None
+    used_to = bool(P.USED_TO.search(aux))
+    sentences = {
+        "lives_in": f"User lives in {value}.", "lived_in": f"User lived in {value}.",
+        "from": f"User is from {value}.", "grew_up_in": f"User grew up in {value}.",
+        "born_in": f"User was born in {value}."}
+    sentence = sentences.get(pred, f"User {pred.replace('_', ' ')} {value}.")
+    if family == "move":
+        sentence = f"User moved to {value}."
+    if used_to:
+        sentence = f"User used to live in {value}." if pred.startswith("live") else \
+            f"User used to be {pred.replace('_', ' ')} {value}."
+    elif modality == "negated":
+        sentence = f"User does not live in {value}." if pred.startswith("live") else \
+            f"Not true: {sentence}"
+    roles = [user_role(), RoleRef("location", value, "place")]
+    if previous:
+        roles.append(RoleRef("previous_location", previous, "place"))
+    f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
+                   roles=roles, time=time if (time and time[0] >= end or
+                                              time and time[1] <= m.start()) else None)
+    return [f] if f else []
+
+
+def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
+          modality: str) -> list[FactCandidate]:
+    text = s.text
+    family = L.VERBS[verb][0]
+    os = skip_ws(text, m.end())
+    value, end, conf = organisation(text, os)
+    aux = m.group("aux") or ""
+    if family == "work_end":
+        if modality == "negated":
+            return []
+        modality = "negated"
+        if not value and verb.endswith(("at", "with", "from", "for")):
+            return []
+    elif not value:
+        return []
+    kind = "attribute" if family == "work" else "event"
+    if family == "work_past":
+        if P.PERFECT_AUX.search(aux) and modality == "asserted":
+            pred, kind = "works_at", "attribute"
+        else:
+            pred = "worked_at"
+    time = s.time_for(m.start(), os, s.clause_end(os))
+    end = max(end or m.end(), m.end())
+    if family == "work_end":
+        sentence = f"User left their job at {value}." if value else "User left their job."
+    elif family == "work_start":
+        sentence = f"User started working at {value}."
+    elif pred == "worked_at":
+        sentence = f"User worked at {value}."
+    elif modality == "negated":
+        sentence = f"User no longer works at {value}." if P.USED_TO.search(aux) or \
+            "longer" in aux.lower() else f"User does not work at {value}."
+    else:
+        sentence = f"User works at {value}."
+    roles = [user_role()] + ([RoleRef("employer", value, "organization")] if value else [])
+    f = fact(s, kind, pred, sentence, m.start(), end, value=value or None,
+                   modality=modality, roles=roles, time=time, confidence=conf)
+    return [f] if f else []
+
+
+def work_as(s: Sentence, m: re.Match[str], verb: str, pred: str,
+             modality: str) -> list[FactCandidate]:
+    os, oe, se, time = object_span(s, m, max_words=5)
+    value = clean(P.OCC_NP_STOP.sub("", s.text[os:oe]))
+    if vague(value) or not re.match(r"(?:an?\s)", s.text[os:oe], re.I):
+        return []
+    aux = m.group("aux") or ""
+    past = verb.startswith("worked") and not P.PERFECT_AUX.search(aux)
+    if past:
+        pred = "former_occupation"
+    sentence = f"User {'worked' if past else 'works'} as {article(value)} {value}."
+    roles = [user_role(), RoleRef("object", value, "other")]
+    f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,
+                   modality=modality, roles=roles, time=time)
+    return [f] if f else []
+
+
+def study(s: Sentence, m: re.Match[str], verb: str, pred: str,
+           modality: str) -> list[FactCandidate]:
+    text = s.text
+    family = L.VERBS[verb][0]
+    os = skip_ws(text, m.end())
+    if family in ("study", "study_past"):
+        value, end, conf = organisation(text, os)
+        if not value:
+            return []
+        sentence = f"User {'studied' if family == 'study_past' else 'studies'} at {value}."
+        roles = [user_role(), RoleRef("school", value, "organization")]
+        kind = "event" if family == "study_past" else "attribute"
+    else:
+        oe = bounded(text, os, 5)
+        at = re.compile(r"\s+(?:at|in|from|with|for|because|so|to)\s").search(text, os, oe)
+        school = organisation(text, at.end()) if at and at.group(0).strip() == "at" \
+            else ("", 0, 0.0)
+        oe = at.start() if at else oe
+        value = clean(text[os:oe])
+        first = value.split(" ", 1)[0].lower() if value else ""
+        if vague(value) or first in L.NOT_OBJECT_START or first in (
+                "hard", "abroad", "all", "every", "right", "late", "now", "today", "tonight"):
+            return []
+        end, conf, kind = oe, 0.8, "attribute"
+        sentence = f"User {'majors in' if pred == 'major' else 'studies'} {value}."
+        roles = [user_role(), RoleRef("object", value, "other")]
+    time = s.time_for(m.start(), os, s.clause_end(os))
+    f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
+                   roles=roles, time=time, confidence=conf)
+    out = [f] if f else []
+    if family in ("study_field", "major") and school[0] and modality == "asserted":
+        g = fact(s, "attribute", "studies_at", f"User studies at {school[0]}.",
+                       m.start(), school[1], value=school[0], confidence=school[2],
+                       roles=[user_role(), RoleRef("school", school[0], "organization")])
+        out += [g] if g else []
+    return out
+
+
+def left(s: Sentence, m: re.Match[str], verb: str, pred: str,
+          modality: str) -> list[FactCandidate]:
+    os = skip_ws(s.text, m.end())
+    pm = P.PROPER.match(s.text, os)
+    if not pm or modality == "negated":
+        return []
+    value = clean(pm.group("p"))
+    time = s.time_for(m.start(), os, s.clause_end(os))
+    f = fact(s, "event", "left", f"User left {value}.", m.start(), pm.end(),
+                   value=value, roles=[user_role(), RoleRef("object", value, "other")],
+                   time=time, confidence=0.7)
+    return [f] if f else []
+
+
+def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
+           modality: str) -> list[FactCandidate]:
+    os, oe, se, time = object_span(s, m)
+    raw = s.text[os:oe]
+    value = clean(raw)
+    first = value.split(" ", 1)[0].lower() if value else ""
+    if not value and pred == "graduated_from" and time:
+        value = ""
+    elif vague(value) or P.PRONOUN_START.match(value) or first in L.NOT_OBJECT_START \
+            or first in ("bed", "sleep"):
+        return []
+    elif pred == "took" and not L.TOOK_OBJECTS.intersection(value.lower().split()):
+        return []
+    shown = display(raw)
+    aux = m.group("aux") or ""
+    perfect = bool(P.PERFECT_AUX.search(aux))
+    if modality == "negated":
+        base = "been to" if verb.endswith("been to") else L.EVENT_BASE.get(pred, verb)
+        lead = "has not" if perfect or base == "been to" else "did not"
+        sentence = f"User {lead} {base} {shown}."
+    else:
+        shown_verb = verb[5:] if verb.startswith("have ") else verb
+        sentence = f"User {'has ' if perfect else ''}{shown_verb} {shown}."
+    if not value:
+        sentence = "User graduated."
+    kind_type = "place" if pred in L.PLACE_PREDICATES and value[:1].isupper() else \
+        "organization" if pred in L.ORG_PREDICATES and value[:1].isupper() else \
+        type_of(value)
+    roles = [user_role()] + ([RoleRef("location" if kind_type == "place" else "object",
+                                     value, kind_type)] if value else [])
+    f = fact(s, "event", pred, sentence, m.start(), max(oe, se), value=value or None,
+                   modality=modality, roles=roles, time=time,
+                   confidence=0.7 if pred in ("read", "took", "met") else 0.85)
+    return [f] if f else []
+
+
+def progressive(s: Sentence, m: re.Match[str], verb: str, pred: str,
+                 modality: str) -> list[FactCandidate]:
+    aux = m.group("aux") or ""
+    if modality == "negated" or not P.BE_AUX.search(aux) or P.PAST_AUX.search(aux):
+        return []
+    os, oe, se, time = object_span(s, m)
+    future = time is not None and bool(P.FUTURE_TIME.search(time[2]))
+    if not (future or verb.startswith(("moving", "relocating"))):
+        return []
+    raw = s.text[os:oe]
+    value_obj = clean(raw, drop_possessive=False)
+    if (vague(value_obj) or P.PRONOUN_START.match(value_obj)) and verb != "getting married":
+        return []
+    base = L.PROG_BASE.get(verb, verb)
+    value = f"{base} {display(raw)}".strip()
+    f = fact(s, "plan", "plans", f"User plans to {value}.", m.start(), max(oe, se),
+                   value=value, modality="planned", time=time,
+                   roles=[user_role(), RoleRef("object", value_obj or base, "other")],
+                   confidence=0.8)
+    return [f] if f else []

@@ -1,0 +1,98 @@
+"""A deterministic, rule-based extractor of first-person facts and assistant recommendations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..models import FactCandidate
+from . import changes, clauses, shapes
+from . import lexicon as L
+from . import patterns as P
+from .text import Sentence, norm
+
+Handler = Callable[[Sentence, "re.Match[str]", str, str, str], list[FactCandidate]]
+
+# verb family (see lexicon.VERBS) -> the rule that reads the rest of the clause
+HANDLERS: dict[str, Handler] = {
+    "pref": clauses.pref, "live": clauses.place, "live_past": clauses.place,
+    "move": clauses.place, "from": clauses.place, "grew": clauses.place,
+    "work": clauses.work, "work_past": clauses.work, "work_start": clauses.work,
+    "work_end": clauses.work, "work_as": clauses.work_as, "study": clauses.study,
+    "study_past": clauses.study, "study_field": clauses.study, "major": clauses.study,
+    "left": clauses.left, "event": clauses.event, "prog": clauses.progressive,
+    "stop": changes.stop_start, "start": changes.stop_start, "cut": changes.cut,
+    "switch": changes.switch, "have": changes.have, "acquire": changes.have,
+    "marry": changes.marry,
+}
+
+
+class OfflineExtractor:
+    """Rule-based extraction of first-person facts; conservative: unsure means no fact.
+
+    Users' sentences give preferences, homes, work, study, possessions, relationships, plans,
+    events and counts; the assistant's give only recommendations. Questions give nothing;
+    hedged or conditional clauses give nothing asserted.
+    """
+
+    name = "offline-rules-v1"
+
+    def extract(self, text: str, role: str) -> list[FactCandidate]:
+        if not text or len(text) < 4 or text.rstrip().endswith("?"):
+            return []
+        role = (role or "user").lower()
+        if role == "assistant":
+            if not P.ASSISTANT_CUE.search(text):
+                return []
+            return dedupe(shapes.recommendations(text))
+        if role == "system" or not P.FIRST_PERSON.search(text) or P.QUESTION_START.match(text):
+            return []
+        s = Sentence(text)
+        out: list[FactCandidate] = []
+        for m in P.CLAUSE.finditer(text):
+            verb = norm(m.group("verb"))
+            family, pred = L.VERBS[verb]
+            aux = m.group("aux") or ""
+            if verb in L.BE_REQUIRED and not P.BE_AUX.search(aux):
+                continue
+            if s.hedged(m.start()):
+                continue
+            negated = bool(P.NEGATORS.search(aux) or P.USED_TO.search(aux))
+            out.extend(HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted"))
+        out.extend(shapes.plans(s))
+        low = text.lower()
+        if "favo" in low:
+            out.extend(shapes.favorites(s))
+        if "my " in low or "our " in low:
+            out.extend(shapes.relations(s))
+            out.extend(shapes.ordinals(s))
+        out.extend(shapes.occupation(s))
+        out.extend(shapes.status(s))
+        if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
+            out.extend(shapes.counts(s))
+        return finish(s, out)
+
+
+def dedupe(facts: list[FactCandidate]) -> list[FactCandidate]:
+    """The first candidate of each (predicate, value, modality)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for f in facts:
+        key = (f.predicate, (f.value or "").lower(), f.modality)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out
+
+
+def finish(s: Sentence, facts: list[FactCandidate]) -> list[FactCandidate]:
+    """Under a leading conditional keep only plans, as hypotheticals; then drop duplicates."""
+    if s.conditional:
+        kept = []
+        for f in facts:
+            if f.modality in ("planned", "hypothetical"):
+                f.modality = "hypothetical"
+                f.text = f"Conditionally: {f.text}"
+                kept.append(f)
+        facts = kept
+    return dedupe(facts)

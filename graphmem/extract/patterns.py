@@ -1,0 +1,241 @@
+"""Compiled regular expressions for the offline rule-based extractor."""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import NUMBER_WORDS, ORDINAL_WORDS, PETS, REL_MODIFIERS, RELATIONS, VERBS
+
+TRAILING_DROP = re.compile(
+    r"(?:\s+(?:too|as\s+well|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|now|though|"
+    r"lately|these\s+days|every\s+day|again|either|also|here|there|right\s+now|already|"
+    r"myself|ourselves|though|haha|lol|honestly|personally|actually|really|and|or|but|of|"
+    r"with|for|at|in|on|to|from|by|the|a|an|my|our))+$", re.IGNORECASE)
+# --- regular expressions ----------------------------------------------------------------------
+
+AP = r"['’]"
+# Cheap prefilters: most sentences carry no first-person statement at all.
+FIRST_PERSON = re.compile(r"\b(?:i|my|we|our|me|us)\b", re.IGNORECASE)
+ASSISTANT_CUE = re.compile(r"recommend|suggest|\btry\b|\bconsider\b|\bcheck\s+out|"
+                           r"\bmy\s+(?:top\s+)?(?:pick|suggestion|recommendation)", re.IGNORECASE)
+QUESTION_START = re.compile(
+    r"^\W*(?:(?:so|and|but|also|ok|okay|well|hmm|oh|hey|hi)\b\W*)*"
+    r"(?:(?:do|does|did|can|could|should|would|will|shall|is|are|am|was|were|have|has|had|may|"
+    r"might|must)(?:n" + AP + r"t)?\s+(?:i|you|we|it|there|they|he|she|my|your|our|the|this|"
+    r"that|these|those)\b|(?:what|where|when|why|how|which|who|whom|whose)\s+(?:do|does|did|"
+    r"can|could|should|would|will|shall|is|are|am|was|were|have|has|had|may|might)(?:n" + AP +
+    r"t)?\s+(?:i|you|we|it|there|they|he|she|my|your|our|the|this|that)\b)", re.IGNORECASE)
+CONDITIONAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|imagine|wonder|wondering|"
+                         r"wish|hope|hoping|dream|dreaming|pretend|don\S?t\s+think|doubt|"
+                         r"not\s+sure|unsure|should\s+i|would\s+i|could\s+i|"
+                         r"in\s+case|what\s+if|even\s+though\s+i\s+might)\b",
+                         re.IGNORECASE)
+_ABBR = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\bMt)"
+CLAUSE_BREAK = re.compile(r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s")
+# Where an object phrase ends.
+BOUNDARY = re.compile(
+    r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s|\s+(?-i:I|we)\b(?!['’]s)|"
+    r"\s+(?:and|but|because|since|so|although|though|"
+    r"while|whereas|or|which|who|whom|where|when|whenever|unless|if|until|cause|cuz|plus|"
+    r"then|as\s+well\s+as|rather\s+than|instead\s+of|except)\b", re.IGNORECASE)
+# Trailing material a place/organisation/event value should not carry.
+VALUE_TAIL = re.compile(
+    r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
+    r"during|ever|over|around|near|like|just|last|this|next|every|each|yesterday|today|"
+    r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
+    r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+)(?=\s|$).*$", re.IGNORECASE)
+CAP_START = re.compile(r"[A-Z0-9]")
+PRONOUN_START = re.compile(r"(?:it|that|this|these|those|them|him|her|you|me|us|one)\b",
+                           re.IGNORECASE)
+
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
+           "december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
+_WD = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_NUMW = "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+# Fallback time phrases when graphmem.temporal is unavailable.
+TIME_FALLBACK = re.compile(
+    r"\b(?:the\s+day\s+before\s+yesterday|yesterday(?:\s+(?:morning|afternoon|evening))?|today|"
+    r"tonight|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|"
+    r"(?:last|this|next|this\s+past|this\s+coming)\s+(?:week(?:end)?|month|year|spring|summer|"
+    r"fall|autumn|winter|" + _WD + r"|" + _MONTHS + r")|"
+    r"(?:over|on|during)\s+the\s+weekend|the\s+other\s+day|a\s+while\s+ago|"
+    r"(?:\d{1,3}|a|an|a\s+few|a\s+couple(?:\s+of)?|several|" + _NUMW + r")\s+"
+    r"(?:day|week|month|year|hour|minute)s?\s+(?:ago|back)|"
+    r"on\s+(?:" + _WD + r")|in\s+(?:" + _MONTHS + r")(?:\s+(?:19|20)\d\d)?|"
+    r"(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?|"
+    r"in\s+(?:19|20)\d\d|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})\b", re.IGNORECASE)
+FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next|this\s+coming|later|soon|upcoming|in\s+"
+                         r"(?:a|an|two|three|a\s+few|\d+)\s+(?:day|week|month|year)s?)\b",
+                         re.IGNORECASE)
+
+_AUX_WORDS = (
+    "am|are|was|were|have|has|had|do|did|does|been|just|also|really|actually|recently|finally|"
+    "still|usually|always|often|sometimes|now|already|totally|absolutely|definitely|honestly|"
+    "truly|even|currently|officially|originally|mostly|generally|basically|literally|"
+    "personally|only|first|then|eventually|kinda|kind\\s+of|sort\\s+of|pretty\\s+much|"
+    "pretty|seriously|genuinely|particularly|especially|simply|mainly|normally|typically|"
+    "once|lately|both|all|too|don" + AP + "t|do\\s+not|didn" + AP + "t|did\\s+not|doesn" + AP +
+    "t|never|no\\s+longer|not|ain" + AP + "t|haven" + AP + "t|have\\s+not|hadn" + AP + "t|"
+    "wasn" + AP + "t|weren" + AP + "t|aren" + AP + "t|used\\s+to|use\\s+to")
+_VERB_ALT = "|".join(
+    re.sub(r"'", AP, re.sub(r"\s+", r"\\s+", re.escape(v).replace(r"\ ", " ")))
+    for v in sorted(VERBS, key=len, reverse=True))
+CLAUSE = re.compile(
+    r"\b(?P<subj>I|we)(?P<aux>(?:" + AP + r"(?:m|ve|re)\b)?(?:\s+(?:" + _AUX_WORDS + r")\b)*)"
+    r"\s+(?P<verb>" + _VERB_ALT + r")(?![\w'’-])", re.IGNORECASE)
+NEGATORS = re.compile(r"\b(?:not|never|no\s+longer|\w+n" + AP + r"t)\b", re.IGNORECASE)
+BE_AUX = re.compile(r"(?:" + AP + r"(?:m|re)|\b(?:am|are|was|were))\b", re.IGNORECASE)
+PERFECT_AUX = re.compile(r"(?:" + AP + r"ve|\b(?:have|has))\b", re.IGNORECASE)
+USED_TO = re.compile(r"\bused?\s+to\b", re.IGNORECASE)
+PAST_AUX = re.compile(r"\b(?:was|were|did|had)\b", re.IGNORECASE)
+
+# --- plans and hypotheticals --------------------------------------------------------------------
+
+_ADV = r"(?:\s+(?:really|also|definitely|probably|just|actually|still|finally|now|seriously|" \
+       r"hopefully|maybe|eventually|soon|possibly|totally|kind\s+of|sort\s+of))*"
+_PLANNED = (r"planning\s+(?:to|on)|planning(?=\s+(?:a|an|the|my|our|some)\s)|plan\s+(?:to|on)|"
+            r"going\s+to|gonna|intend\s+to|"
+            r"intending\s+to|about\s+to|scheduled\s+to|set\s+to|will|decided\s+to|"
+            r"have\s+decided\s+to|booked\s+to")
+_HYPO = (r"might|may|would\s+(?:like|love)\s+to|want\s+to|wanna|hope\s+to|hoping\s+to|"
+         r"thinking\s+(?:about|of)|considering|looking\s+to|dreaming\s+of|wish\s+I\s+could|"
+         r"would\s+really\s+like\s+to")
+PLAN = re.compile(
+    r"\b(?P<subj>I|we)(?:(?P<att>" + AP + r"ll|" + AP + r"d\s+(?:really\s+)?(?:like|love)\s+to)"
+    r"|(?:" + AP + r"(?:m|ve|re)|\s+(?:am|are|have))?" + _ADV +
+    r"\s+(?:(?P<planned>" + _PLANNED + r")|(?P<hypo>" + _HYPO + r")))" + _ADV +
+    r"\s+(?P<rest>[^\s,;.!?])", re.IGNORECASE)
+PLAN_STOP = re.compile(
+    r"(?:be(?!\s+(?:in|at|visiting|traveling|travelling|moving|going|starting|attending|flying|"
+    r"heading|staying|running|hosting|celebrating|taking|getting|joining|spending|working\s+at|"
+    r"working\s+for|studying|leaving|on\s+vacation))|do|try|let|keep|check|think|see|look|give|need|have|get\s+back|make\s+sure|"
+    r"go\s+ahead|remember|consider|use|say|ask|tell|help|bear|note|take\s+(?:a\s+look|"
+    r"your|that|note|it|this|these|care)|definitely|not|never|probably|start\s+with|"
+    r"stick\s+with|go\s+with|wait|figure|find\s+out|report|update|share|explain|answer|"
+    r"mention|add|send|follow|double-check|appreciate|love\s+to\s+hear|like\s+to\s+(?:know|"
+    r"hear|ask|see)|know|hear|pass|work\s+on\s+(?:it|that)|start\s+by|begin\s+by|focus\s+on|"
+    r"include|emphasi[sz]e|highlight|summari[sz]e|recap|learn\s+more|clarify|confirm|"
+    r"understand|ensure|double|avoid|make\s+the\s+most|get\s+(?:your|some|more)\s+"
+    r"(?:advice|help|input|thoughts|feedback|ideas|suggestions|recommendations|information|"
+    r"info|tips)|always|surely|certainly|gladly|happily|stay|reach\s+out|keep|start\s+"
+    r"(?:thinking|looking|considering)|go\s+from\s+there|get\s+started)\b", re.IGNORECASE)
+DETERMINER = re.compile(r"(?:the|a|an|my|our|his|her|their|this|that|some|[A-Z])\b|[A-Z]")
+
+# --- other shapes -------------------------------------------------------------------------------
+
+_NAME = r"(?P<name>(?!(?:I|I'm|The|A|An|And|But|So|Is|It|He|She|We|They|This|That|There|Then|" \
+        r"Yes|No|Oh|Hi|Thanks|Who|What|When|Where|Why|How|Has|Had|Was|Were|Did|Does|Do|Can|" \
+        r"Will|Would|Should|Just|Also|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|" \
+        r"Sunday|Christmas|Thanksgiving|Easter|Mom|Dad)\b)[A-Z][a-z]+" \
+        r"(?:-[A-Z]?[a-z]+|['’][A-Z][a-z]+)?" \
+        r"(?:\s+(?!(?:I|And|But|Is|Was|Has|Had|Who|And|Or|The)\b)[A-Z][a-z]+)?)"
+_REL_ALT = "|".join(re.escape(r) for r in sorted({**RELATIONS, **PETS}, key=len, reverse=True))
+RELATION_REV = re.compile(
+    _NAME + r"(?:,\s+|\s+)(?i:(?:is|was)\s+(?:also\s+)?(?P<pos>my|our)\s+(?P<mods>(?:(?:"
+    + REL_MODIFIERS + r")[\s-]+)*)(?P<rel>" + _REL_ALT + r"))(?![\w-])")
+RELATION = re.compile(
+    r"(?i:\b(?P<pos>my|our)\s+(?P<mods>(?:(?:" + REL_MODIFIERS + r")[\s-]+)*)"
+    r")(?P<rel>" + _REL_ALT + r")(?![\w-])(?:" + AP + r"s\s+name)?,?\s+"
+    r"(?i:(?:(?:is|was)\s+(?:called\s+|named\s+)?|(?:named|called)\s+))?" + _NAME + r"(?!\w)")
+HAVE_NAMED = re.compile(
+    r"(?i:^(?:a|an|one|another)\s+(?:(?:\w+[\s-]+){0,2}?)(?P<noun>" + _REL_ALT + r")\s+"
+    r"(?:named|called))\s+" + _NAME)
+NAME = re.compile(_NAME)
+FAVORITE = re.compile(
+    r"\b(?P<pos>my|our)\s+(?:(?:all[\s-]time|absolute|new|current|very|personal|number\s+one|"
+    r"top|favou?rite)\s+)*favou?rite\s+(?P<cat>(?:[a-z][a-z'’-]*\s+){0,3}?[a-z][a-z'’-]*)\s+"
+    r"(?P<verb>is|are|was|used\s+to\s+be|would\s+be|has\s+to\s+be|has\s+always\s+been|right\s+now\s+is|"
+    r"at\s+the\s+moment\s+is|these\s+days\s+is|'s|’s)\s+(?P<val>\S)", re.IGNORECASE)
+FAVORITE_REV = re.compile(
+    r"(?P<val>[^\s,;:.!?][^,;:.!?]*?)\s+(?:is|are|has\s+become|became)\s+(?:definitely\s+|"
+    r"still\s+|now\s+|probably\s+|easily\s+|officially\s+)*(?P<pos>my|our)\s+"
+    r"(?:(?:all[\s-]time|absolute|new|current|very|personal)\s+)*favou?rite(?:\s+(?P<cat>"
+    r"(?:(?:type|kind|sort|genre|style)\s+of\s+)?[a-z]+(?:\s+[a-z]+)?))?"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:by|of|in|because|and|but|so|ever|right|these|at|to)\b))",
+    re.IGNORECASE)
+FAV_CAT_DROP = re.compile(r"^(?:type|kind|sort|genre|style|brand|form|flavou?r)\s+of\s+",
+                          re.IGNORECASE)
+OCCUPATION = re.compile(
+    r"\b(?P<subj>I)(?:" + AP + r"m|\s+am)(?P<neg>\s+not)?(?:\s+(?:currently|now|actually|also|"
+    r"still|just|really|officially|finally|working\s+as|employed\s+as))*\s+(?:an?)\s+"
+    r"(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})", re.IGNORECASE)
+OCC_NP_STOP = re.compile(r"\s+(?:at|for|in|with|who|and|from|by|on|of|so|but|that|to|here|"
+                         r"there|now|since|because|myself|too)\b.*$", re.IGNORECASE)
+STATUS = re.compile(
+    r"\b(?P<subj>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)(?P<neg>\s+not)?"
+    r"(?:\s+(?:also|actually|now|still|strictly|mostly|fully|officially|finally|happily|"
+    r"recently|newly|just|a|an))*\s+(?P<attr>vegan|vegetarian|pescatarian|lactose[\s-]intolerant|"
+    r"gluten[\s-]free|allergic\s+to|retired|unemployed|self-employed|married|engaged|divorced|"
+    r"single|widowed|separated|pregnant|in\s+a\s+relationship)(?![\w-])", re.IGNORECASE)
+COUNT_DONE = re.compile(
+    r"\b(?P<subj>I|we)(?:" + AP + r"ve|\s+have|\s+had)(?:\s+(?:now|already|just|officially|"
+    r"finally|successfully|only|actually|also|since|so\s+far))*\s+(?P<verb>run|completed|"
+    r"finished|read|visited|watched|done|written|published|climbed|baked|cooked|made|"
+    r"seen|played|won|attended|taken|hiked|traveled\s+to|travelled\s+to|been\s+to|"
+    r"collected|saved|lost|knitted|painted|built|sold|planted|tried|owned|had|adopted|"
+    r"worked\s+at|lived\s+in|volunteered\s+at|competed\s+in|participated\s+in)\s+"
+    r"(?P<num>\d{1,4}|" + _NUMW + r"|a\s+couple\s+of|a\s+dozen)\s+(?:(?:different|other|"
+    r"more|new|full|half|total|separate|whole)\s+)*(?P<noun>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})",
+    re.IGNORECASE)
+ORDINAL = re.compile(
+    r"\b(?:this|it)(?:" + AP + r"s|\s+is|\s+was|\s+will\s+be)\s+(?:(?:going\s+to\s+be|actually|"
+    r"only|already|officially)\s+)*(?P<pos>my|our)\s+(?P<ord>" +
+    "|".join(ORDINAL_WORDS) + r"|\d{1,3}(?:st|nd|rd|th))\s+(?P<noun>[a-z][a-z'-]*"
+    r"(?:\s+[a-z][a-z'-]*){0,4})", re.IGNORECASE)
+HAVE_OBJ = re.compile(
+    r"^(?P<num>\d{1,4}|" + _NUMW + r"|a\s+couple\s+of|a\s+dozen|another|a|an|no|two\s+more|"
+    r"(?:a\s+)?(?:second|third|new))\s+(?P<adj>(?:(?!(?:on|in|at|of|for|with|from|to|by)\b)"
+    r"[\w-]+\s+){0,2}?)(?P<noun>guinea\s+pigs?|"
+    r"[a-z][a-z-]*)(?=\s*$|\s*[,.;!?]|\s+(?:named|called|and|who|that|at|in|from|now|too|"
+    r"as|with|whom|which|so|but|right|already)\b)", re.IGNORECASE)
+
+# --- the assistant's recommendations ------------------------------------------------------------
+
+RECOMMEND = re.compile(
+    r"(?:\b(?:I|we)(?:" + AP + r"d|\s+would|\s+(?:highly|strongly|definitely|really|also|"
+    r"personally|usually|generally|always|especially|particularly|would|might|can|could|"
+    r"totally))*\s+(?:recommend|suggest|advise)(?:ing)?|\byou\s+(?:could|might|can|should|may)"
+    r"(?:\s+(?:also|definitely|really|want\s+to|like\s+to|consider|even))*\s+(?:try|trying|"
+    r"consider|considering|check\s+out|look\s+into|visit|explore)|\bmy\s+(?:top\s+|main\s+|"
+    r"first\s+)?(?:recommendation|suggestion|pick)\s+(?:would\s+be|is)|\b(?:I|we)\s+"
+    r"(?:highly\s+|strongly\s+)?(?:recommend|suggest))(?P<colon>\s*:)?\s+(?P<rest>\S)",
+    re.IGNORECASE)
+REC_LEAD = re.compile(
+    r"^(?:that\s+you\s+(?:try\s+|consider\s+|visit\s+|check\s+out\s+)?|you\s+(?:try\s+|"
+    r"consider\s+|visit\s+|check\s+out\s+)?|to\s+|trying\s+(?:out\s+)?|checking\s+out\s+|"
+    r"visiting\s+|considering\s+|looking\s+into\s+|going\s+to\s+|using\s+|starting\s+with\s+|"
+    r"out\s+|exploring\s+|giving\s+|getting\s+|picking\s+up\s+|reading\s+|watching\s+|"
+    r"heading\s+to\s+|a\s+visit\s+to\s+)+", re.IGNORECASE)
+REC_BOUNDARY = re.compile(r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s|"
+                          r"\s+(?:because|since|which|as\s+it|as\s+they|so\s+that|if\s+you|where\s+you|to\s+help)\b",
+                          re.IGNORECASE)
+REC_VAGUE = re.compile(r"^(?:the\s+following|following|these|this|that|it|them|some|a\s+few|"
+                       r"one|you|against|avoiding|not|something|anything|a\s+couple|"
+                       r"a\s+few\s+(?:things|options|ideas)|some\s+(?:options|ideas|tips))\b",
+                       re.IGNORECASE)
+SENTENCE_CONDITIONAL = re.compile(
+    r"^\W*(?:(?:and|but|so|well|ok|okay|also)\W+)*(?:if|unless|in\s+case|suppose|supposing|"
+    r"imagine|assuming|hypothetically|say)\b", re.IGNORECASE)
+
+# --- shared by the handlers ----------------------------------------------------------------------
+
+WS = re.compile(r"\s+")
+WORD = re.compile(r"\S+")
+SLUG = re.compile(r"[^a-z0-9]+")
+FIRST_PERSON_WORDS = [(re.compile(r"\b(?:my|our)\b", re.I), "their"),
+                       (re.compile(r"\b(?:me|us)\b", re.I), "them"),
+                       (re.compile(r"\b(?:myself|ourselves)\b", re.I), "themselves"),
+                       (re.compile(r"\b(?:I|we)\b", re.I), "they")]
+PROPER = re.compile(
+    r"(?i:the\s+)?(?P<p>(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*(?:\s+(?:(?:of|de|del|la|da|"
+    r"upon|on|the|&)\s+)?(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*){0,5}(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
+    r"(?=\s*(?:$|[,.;!?)]|\s(?:and|but|so|with|for|since|in|last|this|next|because|where|which|"
+    r"a|about|to|from|now|after|before|until|when|on|at|too|recently|back|yesterday)\b)))?)")
+ORG_LOWER = re.compile(r"(?:a|an|the)\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
+PROPER_TIME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
+                          r"thu|fri|sat|sun)", re.I)
+REC_TAIL = re.compile(r"\s+(?:for\s+(?:a|an|the|your|some)|to\s+(?:help|get|make|see|keep|"
+                       r"improve|reduce|avoid|boost|relax|unwind)|so\s+that|if|since|because|"
+                       r"as\s+(?:it|they|this|a\s+way)|which|that\s+(?:is|are|has|offers?))\b.*$",
+                       re.I)
+LOWER_ORG_TAIL = re.compile(r"\s+(?:in|at|on|near|by|of|downtown)(?=\s|$)")

@@ -1,0 +1,298 @@
+"""Rules for other sentence shapes: plans, favourites, relations, statuses, counts, advice."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from . import patterns as P
+from .text import (
+    Sentence,
+    article,
+    bounded,
+    clean,
+    display,
+    fact,
+    norm,
+    number,
+    organisation,
+    singular,
+    skip_ws,
+    slug,
+    type_of,
+    user_role,
+    vague,
+)
+
+
+def plans(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate] = []
+    for m in P.PLAN.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        att = norm(m.group("att") or "")
+        marker = norm(m.group("planned") or m.group("hypo") or att)
+        planned = bool(m.group("planned")) or att == "'ll"
+        rs = m.start("rest")
+        end = bounded(text, rs, 10)
+        raw = text[rs:end]
+        if P.PLAN_STOP.match(raw):
+            continue
+        time = s.time_for(m.start(), rs, s.clause_end(rs))
+        se = end
+        if time and time[0] >= rs:
+            se = max(end, time[1])
+            if rs < time[0] < end:
+                end = time[0]
+                raw = text[rs:end]
+        body = clean(raw, drop_possessive=False) if not raw.lower().startswith(
+            ("a ", "an ", "the ")) else raw.strip(L.PUNCT_STRIP)
+        if not body or vague(body) or P.PRONOUN_START.match(body) or " " not in body:
+            continue
+        shown = display(body)
+        if marker == "going to" and P.DETERMINER.match(raw):
+            shown = f"go to {shown}"
+        if marker == "planning":
+            sentence = f"User is planning {shown}."
+        elif planned:
+            sentence = f"User plans {'on' if shown.split()[0].endswith('ing') else 'to'} " \
+                f"{shown}."
+        elif marker in ("might", "may", "could"):
+            sentence = f"User might {shown}."
+        elif marker.startswith(("thinking", "considering", "dreaming")):
+            sentence = f"User is considering {shown}."
+        elif marker.startswith("wish"):
+            sentence = f"User wishes they could {shown}."
+        else:
+            sentence = f"User would like to {shown}."
+        pm = P.PROPER.search(text, rs + 1, end)
+        roles = [user_role()] + ([RoleRef("object", clean(pm.group("p")), "other")]
+                                if pm and clean(pm.group("p")) else [])
+        f = fact(s, "plan", "plans", sentence, m.start(), se, value=shown,
+                       modality="planned" if planned else "hypothetical", roles=roles,
+                       time=time, confidence=0.8 if planned else 0.6)
+        if f:
+            out.append(f)
+    return out
+
+
+def favorites(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.FAVORITE.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        cat = P.FAV_CAT_DROP.sub("", norm(m.group("cat")))
+        vs = m.start("val")
+        ve = bounded(text, vs, 8)
+        value = clean(text[vs:ve], drop_possessive=False)
+        if vague(value) or P.PRONOUN_START.match(value) or not cat:
+            continue
+        modality = "negated" if m.group("verb").lower().startswith("used") else "asserted"
+        time = s.time_for(m.start(), vs, s.clause_end(vs))
+        out.append(fact(
+            s, "preference", f"favorite_{slug(cat)}",
+            f"User's favorite {cat} {'used to be' if modality == 'negated' else 'is'} "
+            f"{display(value)}.", m.start(), ve, value=value, modality=modality,
+            roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))],
+            time=time if time and time[0] >= vs else None))
+    if not out:
+        for m in P.FAVORITE_REV.finditer(text):
+            if s.hedged(m.start()):
+                continue
+            raw = re.sub(r"^(?:i|we)\s+(?:think|guess|feel|believe|would\s+say|'d\s+say|"
+                         r"must\s+say)\s+(?:that\s+)?", "", m.group("val"), flags=re.I)
+            value = clean(raw, drop_possessive=False)
+            words = value.split()
+            if not words or len(words) > 6 or vague(value) or P.PRONOUN_START.match(
+                    value) or re.search(r"\b(?:I|we|my|our)\b", value, re.I):
+                continue
+            cat = P.FAV_CAT_DROP.sub("", norm(m.group("cat") or ""))
+            pred = f"favorite_{slug(cat)}" if cat else "favorite"
+            start = m.start("val") + m.group("val").find(raw)
+            out.append(fact(
+                s, "preference", pred, f"User's favorite {cat or 'thing'} is {value}.",
+                start, m.end(), value=value,
+                roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))]))
+    return [f for f in out if f]
+
+
+def relations(s: Sentence) -> list[FactCandidate]:
+    out: list[FactCandidate | None] = []
+    for rx in (P.RELATION, P.RELATION_REV):
+        for m in rx.finditer(s.text):
+            if s.hedged(m.start()):
+                continue
+            noun = m.group("rel").lower()
+            name = m.group("name")
+            mods = norm(m.group("mods") or "")
+            if noun in L.PETS and noun not in L.RELATIONS:
+                pet = L.PETS[noun]
+                out.append(fact(s, "possession", f"owns:{slug(pet)}",
+                                      f"User has a {pet} named {name}.", m.start(), m.end(),
+                                      value=name,
+                                      roles=[user_role(), RoleRef("pet", name, "pet")]))
+                continue
+            rel = L.RELATIONS[noun]
+            if re.search(r"\bex\b", mods):
+                rel = f"ex_{rel}"
+            said = P.WS.sub(" ", (m.group("mods") or "") + m.group("rel")).lower()
+            out.append(fact(s, "relationship", rel, f"User's {said} is {name}.",
+                                  m.start(), m.end(), value=name,
+                                  roles=[user_role(), RoleRef("object", name, "person")],
+                                  confidence=0.9))
+    return [f for f in out if f]
+
+
+def occupation(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.OCCUPATION.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        np_raw = P.OCC_NP_STOP.sub("", m.group("np"))
+        np = clean(np_raw)
+        words = np.lower().split()
+        if not words or words[-1] not in L.OCCUPATIONS:
+            continue
+        head = words[-1]
+        np_end = m.start("np") + len(np_raw.rstrip(L.PUNCT_STRIP))
+        at = re.compile(r"\s+(?:at|for)\s+").match(text, np_end)
+        org, org_end, conf = organisation(text, at.end()) if at else ("", 0, 0.0)
+        if head in L.STUDENT_HEADS and head != "student" and not org:
+            continue
+        modality = "negated" if m.group("neg") else "asserted"
+        if modality == "negated" and re.match(r"\s*(?:just|only|merely|simply)\b",
+                                              text[m.end("neg"):]):
+            continue
+        out.append(fact(s, "attribute", "occupation",
+                              f"User is {article(np)} {np}.", m.start(), np_end, value=np,
+                              modality=modality,
+                              roles=[user_role(), RoleRef("object", np, "other")]))
+        if org and modality == "asserted":
+            student = head in L.STUDENT_HEADS
+            pred = "studies_at" if student else "works_at"
+            out.append(fact(
+                s, "attribute", pred,
+                f"User {'studies' if student else 'works'} at {org}.", m.start(), org_end,
+                value=org, roles=[user_role(), RoleRef("school" if student else "employer",
+                                                      org, "organization")],
+                confidence=conf))
+    return [f for f in out if f]
+
+
+def status(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.STATUS.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        attr = norm(m.group("attr")).replace("lactose-", "lactose ")
+        modality = "negated" if m.group("neg") else "asserted"
+        if attr == "allergic to":
+            oe = bounded(text, skip_ws(text, m.end()), 5)
+            value = clean(text[m.end():oe])
+            if vague(value):
+                continue
+            out.append(fact(s, "attribute", "allergic_to",
+                                  f"User is allergic to {value}.", m.start(), oe,
+                                  value=value, modality=modality, roles=[
+                                      user_role(), RoleRef("object", value, "other")]))
+            continue
+        pred = L.STATUS_PRED.get(attr, "marital_status")
+        kind = "relationship" if pred == "marital_status" else "attribute"
+        out.append(fact(s, kind, pred, f"User is {'not ' if m.group('neg') else ''}"
+                              f"{attr}.", m.start(), m.end(), value=attr,
+                              modality=modality))
+    return [f for f in out if f]
+
+
+def counts(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.COUNT_DONE.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        n = number(m.group("num"))
+        words = []
+        for w in m.group("noun").split():
+            if w.lower() in L.COUNT_STOP:
+                break
+            words.append(w)
+            if w.lower().endswith("s") and singular(w) != w.lower():
+                break  # the plural head ends the noun phrase
+        if not words:
+            continue
+        noun = " ".join(words[:-1] + [singular(words[-1])])
+        if n is None or singular(words[-1]) in L.NOT_POSSESSED or noun in L.VAGUE_HEADS:
+            continue
+        end = m.start("noun") + m.group("noun").find(words[-1]) + len(words[-1])
+        verb = norm(m.group("verb"))
+        out.append(fact(s, "attribute", f"count:{slug(noun)}",
+                              f"User has {verb} {n} {' '.join(words)}.", m.start(), end,
+                              value=str(n), roles=[user_role(), RoleRef("object", noun,
+                                                                       type_of(noun))]))
+    return [f for f in out if f]
+
+
+def ordinals(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.ORDINAL.finditer(text):
+        o = m.group("ord").lower()
+        n = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
+        words = []
+        for w in m.group("noun").split():
+            if w.lower() in ("this", "that", "in", "at", "of", "since", "for", "and", "but",
+                             "so", "with", "on", "ever", "already", "now", "after", "before",
+                             "to", "here", "there"):
+                break
+            words.append(w)
+        if not words:
+            continue
+        while len(words) > 1 and words[-1].lower() in ("a", "an", "the", "my", "our"):
+            words.pop()
+        if words[0].lower() == "time":
+            rest = words[1:]
+            noun = " ".join(rest) if rest else "time"
+        else:
+            noun = " ".join(words)
+        end = m.start("noun") + len(" ".join(words))
+        out.append(fact(s, "attribute", f"count:{slug(noun)}",
+                              f"This is User's {o} {' '.join(words)}.", m.start(), end,
+                              value=str(n), roles=[user_role(), RoleRef("object", noun,
+                                                                       type_of(noun))],
+                              confidence=0.8))
+    return [f for f in out if f]
+
+
+def recommendations(text: str) -> list[FactCandidate]:
+    out: list[FactCandidate] = []
+    for m in P.RECOMMEND.finditer(text):
+        if m.group("colon"):
+            continue
+        rs = m.start("rest")
+        end = bounded(text, rs, 20, P.REC_BOUNDARY)
+        if text[end:end + 2].lstrip().startswith(":"):
+            continue  # "you might consider genres like:" introduces a list
+        if end - rs > 120:
+            cut = text.rfind(" ", rs, rs + 120)
+            end = cut if cut > rs else rs + 120
+        raw = text[rs:end]
+        lead = P.REC_LEAD.match(raw)
+        body = raw[lead.end():] if lead else raw
+        if P.REC_VAGUE.match(body):
+            continue
+        value = clean(P.REC_TAIL.sub("", body), drop_possessive=False)
+        if not value or value.lower() in L.VAGUE_HEADS:
+            continue
+        support = text[m.start():end].strip()
+        out.append(FactCandidate(
+            kind="recommendation", predicate="recommended",
+            text=f"Assistant recommended {value}.", support=support, subject="assistant",
+            value=value, roles=[RoleRef("subject", "assistant", "other"),
+                                RoleRef("object", value, type_of(value))],
+            confidence=0.8))
+    return out

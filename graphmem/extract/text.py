@@ -1,0 +1,229 @@
+"""Text helpers shared by the offline extractor's rules: spans, values, times, candidates."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from . import patterns as P
+
+try:  # the shared temporal module when present; a small local regex otherwise
+    from ..temporal import find_time_expressions as _find_times
+except ImportError:  # pragma: no cover - depends on the checkout
+
+    def _find_times(text: str) -> list[tuple[int, int, str]]:
+        return [(m.start(), m.end(), m.group(0)) for m in P.TIME_FALLBACK.finditer(text)]
+
+
+TimeHit = tuple[int, int, str]
+
+
+def norm(s: str) -> str:
+    return P.WS.sub(" ", s.lower().replace("’", "'")).strip()
+
+
+def slug(s: str) -> str:
+    return P.SLUG.sub("_", s.lower()).strip("_")
+
+
+def skip_ws(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i].isspace():
+        i += 1
+    return i
+
+
+def bounded(text: str, start: int, max_words: int = 8,
+             boundary: re.Pattern[str] = P.BOUNDARY) -> int:
+    """End of the object phrase at `start`: the next clause boundary, at most `max_words`."""
+    m = boundary.search(text, start)
+    end = m.start() if m else len(text)
+    for k, w in enumerate(P.WORD.finditer(text, start, end), start=1):
+        if k == max_words:
+            end = w.end()
+            break
+    while end > start and text[end - 1] in L.PUNCT_STRIP:
+        end -= 1
+    return end
+
+
+def clean(value: str, drop_possessive: bool = True) -> str:
+    """A slot value: no surrounding punctuation, leading articles or trailing filler words."""
+    v = value.strip(L.PUNCT_STRIP)
+    leads = L.LEADING_DROP + (("my ", "our ") if drop_possessive else ())
+    changed = True
+    while changed and v:
+        changed = False
+        low = v.lower()
+        for lead in leads:
+            if low.startswith(lead):
+                v = v[len(lead):].lstrip()
+                changed = True
+                break
+    v = P.TRAILING_DROP.sub("", v).strip(L.PUNCT_STRIP)
+    return P.WS.sub(" ", v)
+
+
+def display(phrase: str) -> str:
+    """The phrase rewritten for a third-person sentence about the user."""
+    v = P.WS.sub(" ", phrase.strip(L.PUNCT_STRIP))
+    v = P.TRAILING_DROP.sub("", v).strip(L.PUNCT_STRIP)
+    for pattern, repl in P.FIRST_PERSON_WORDS:
+        v = pattern.sub(repl, v)
+    return v
+
+
+def vague(value: str) -> bool:
+    if not value:
+        return True
+    words = value.lower().split()
+    return words[0] in L.VAGUE_HEADS or words[-1] in L.VAGUE_HEADS and len(words) <= 2
+
+
+def singular(word: str) -> str:
+    w = word.lower()
+    if w in L.IRREGULAR_PLURALS:
+        return L.IRREGULAR_PLURALS[w]
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if w.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return w[:-2]
+    if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3:
+        return w[:-1]
+    return w
+
+
+def number(word: str) -> int | None:
+    w = norm(word)
+    if w.isdigit():
+        return int(w)
+    return L.NUMBER_WORDS.get(w)
+
+
+def type_of(value: str) -> str:
+    first = value.split(" ", 1)[0].lower()
+    if first.endswith("ing") and len(first) > 4 and first not in ("thing", "morning", "evening"):
+        return "activity"
+    if first in L.FOOD or value.lower() in L.FOOD:
+        return "food"
+    return "other"
+
+
+def with_time(sentence: str, time: TimeHit | None) -> str:
+    body = sentence.rstrip(".")
+    if time and time[2].lower() not in body.lower():
+        phrase = time[2]
+        if not P.PROPER_TIME.match(phrase):
+            phrase = phrase[:1].lower() + phrase[1:]
+        body = f"{body} {phrase}"
+    return body + "."
+
+
+def user_role() -> RoleRef:
+    return RoleRef("subject", "user", "person")
+
+
+# --- one sentence under analysis ----------------------------------------------------------------
+
+
+class Sentence:
+    """The text with lazily computed clause breaks and time expressions."""
+
+    __slots__ = ("text", "conditional", "_times", "_breaks")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.conditional = bool(P.SENTENCE_CONDITIONAL.match(text))
+        self._times: list[TimeHit] | None = None
+        self._breaks: list[int] | None = None
+
+    def times(self) -> list[TimeHit]:
+        if self._times is None:
+            self._times = _find_times(self.text)
+        return self._times
+
+    def hedged(self, pos: int) -> bool:
+        """Whether the clause holding `pos` is conditional or hedged before `pos`."""
+        if self._breaks is None:
+            self._breaks = [m.end() for m in P.CLAUSE_BREAK.finditer(self.text)]
+        start = 0
+        for b in self._breaks:
+            if b > pos:
+                break
+            start = b
+        return bool(P.CONDITIONAL.search(self.text, start, pos))
+
+    def clause_end(self, pos: int) -> int:
+        m = P.BOUNDARY.search(self.text, pos)
+        end = m.start() if m else len(self.text)
+        while end > pos and self.text[end - 1] in L.PUNCT_STRIP:
+            end -= 1
+        return end
+
+    def time_for(self, s0: int, obj: int, end: int) -> TimeHit | None:
+        """A time phrase inside the clause [s0, end], else one right before the subject."""
+        before = None
+        for t in self.times():
+            if s0 <= t[0] and t[1] <= end:
+                return t
+            if t[1] <= s0 and not self.text[t[1]:s0].strip(" ,"):
+                before = t
+        return before
+
+
+def article(noun: str) -> str:
+    return "an" if noun[:1].lower() in "aeiou" else "a"
+
+
+def organisation(text: str, start: int) -> tuple[str, int, float]:
+    """(name, end, confidence) of an employer or school at `start`, or ("", start, 0)."""
+    pm = P.PROPER.match(text, start)
+    if pm:
+        value = clean(pm.group("p"))
+        if value and value.lower() not in L.GENERIC_ORGS:
+            return value, pm.end(), 0.9
+    lm = P.ORG_LOWER.match(text, start)
+    if lm:
+        end = bounded(text, lm.start("p"), 3)
+        raw = text[lm.start("p"):end]
+        cut = P.VALUE_TAIL.search(raw) or P.LOWER_ORG_TAIL.search(raw)
+        raw = raw[:cut.start()] if cut else raw
+        value = clean(raw)
+        if value and not any(w in L.GENERIC_ORGS for w in value.lower().split()):
+            return value, lm.start("p") + len(raw), 0.6
+    return "", start, 0.0
+
+
+def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end: int,
+          *, value: str | None, modality: str = "asserted", roles: list[RoleRef] | None = None,
+          time: TimeHit | None = None, subject: str = "user",
+          confidence: float = 1.0) -> FactCandidate | None:
+    if time:
+        start, end = min(start, time[0]), max(end, time[1])
+    support = s.text[start:end].strip()
+    if not support:
+        return None
+    return FactCandidate(kind=kind, predicate=predicate, text=with_time(sentence, time),
+                         support=support, modality=modality, subject=subject, value=value,
+                         roles=roles if roles is not None else [user_role()],
+                         time_text=time[2] if time else None, confidence=confidence)
+
+
+def object_span(s: Sentence, m: re.Match[str], max_words: int = 8,
+            tail: bool = True) -> tuple[int, int, int, TimeHit | None]:
+    """(object start, value end, support end, time) for the phrase after a clause match."""
+    text = s.text
+    os = skip_ws(text, m.end())
+    oe = bounded(text, os, max_words)
+    time = s.time_for(m.start(), os, s.clause_end(os))
+    support_end = oe
+    if time and time[0] >= os:
+        if time[0] < oe:
+            oe = time[0]  # at os: the object is only a time phrase, hence empty
+        support_end = max(support_end, time[1])
+    if tail:
+        cut = P.VALUE_TAIL.search(text, os, oe)
+        if cut:
+            oe = cut.start()
+    return os, oe, support_end, time

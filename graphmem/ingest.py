@@ -1,0 +1,286 @@
+"""Ingest: transcripts become sessions, verbatim turns, MessagePieces and provenance-checked
+FactEvents in Neo4j, one transaction per session, idempotent on re-run."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.cypher import query
+
+from .db import Graph
+from .embed import Embedder
+from .entities import entity_id, is_self, normalise_name
+from .errors import InputError
+from .extract import Extractor
+from .models import FactCandidate, MessagePiece, SessionRecord, Transcript, stable_id
+from .segment import pieces_of_turn
+from .temporal import resolve_time_expression
+
+# Turns longer than this are stored whole but only their first part is segmented and searched
+# for facts: a pasted document is not a statement about the user.
+MAX_EXTRACT_CHARS = 20_000
+
+
+@dataclass
+class IngestOptions:
+    embed_turn_roles: tuple[str, ...] = ("user",)  # which turns get a vector
+    embed_facts: bool = True
+    embed_pieces: bool = False
+    embed_entities: bool = False
+    batch_sessions: int = 32  # sessions planned and embedded together, then written one by one
+    verbose: bool = False
+
+
+@dataclass
+class Rejection:
+    turn_source_id: str | None
+    predicate: str
+    support: str
+    reason: str
+
+
+@dataclass
+class IngestReport:
+    users: int = 0
+    sessions: int = 0
+    sessions_unchanged: int = 0
+    turns: int = 0
+    pieces: int = 0
+    facts: int = 0
+    rejected: int = 0
+    entities: int = 0
+    seconds: float = 0.0
+    rejections: list[Rejection] = field(default_factory=list)
+
+    def add(self, other: IngestReport) -> None:
+        for name in ("sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
+                     "entities"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.rejections.extend(other.rejections)
+
+
+def _content_hash(session: SessionRecord) -> str:
+    h = hashlib.blake2b(digest_size=16)
+    h.update(str(session.started_at).encode())
+    for t in session.turns:
+        h.update(f"\x1e{t.role}\x1f{t.speaker}\x1f{t.source_id}\x1f{t.text}".encode())
+    return h.hexdigest()
+
+
+def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) -> tuple[int, int]:
+    """Absolute offsets of the support inside the turn, or raise ValueError with the reason."""
+    if not cand.support or not cand.support.strip():
+        raise ValueError("empty support span")
+    rel = piece.text.find(cand.support)
+    if rel < 0:
+        raise ValueError("support does not occur in the source piece")
+    start = piece.start + rel
+    end = start + len(cand.support)
+    if turn_text[start:end] != cand.support:
+        raise ValueError("support does not occur at the stored offsets of the turn")
+    return start, end
+
+
+@dataclass
+class _Plan:
+    """Everything one session will write, prepared before the transaction opens."""
+
+    session: dict[str, Any]
+    turns: list[dict[str, Any]]
+    links: list[dict[str, Any]]
+    pieces: list[dict[str, Any]]
+    facts: list[dict[str, Any]]
+    entities: list[dict[str, Any]]
+    roles: list[dict[str, Any]]
+    relations: list[dict[str, Any]]
+    report: IngestReport
+
+
+class Ingestor:
+    """Writes transcripts into one Graph with one extractor and one embedder."""
+
+    def __init__(self, graph: Graph, extractor: Extractor, embedder: Embedder | None,
+                 options: IngestOptions | None = None):
+        self.graph = graph
+        self.extractor = extractor
+        self.embedder = embedder
+        self.options = options or IngestOptions()
+
+    # --- planning (pure: no database) ----------------------------------------------------------
+
+    def plan_session(self, user_id: str, session: SessionRecord) -> _Plan:
+        if session.started_at is None:
+            raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
+        t_s = session.started_at if session.started_at.tzinfo else session.started_at.replace(
+            tzinfo=UTC)
+        session_id = stable_id("session", user_id, session.source_id)
+        report = IngestReport(sessions=1)
+        turns, links, pieces, facts = [], [], [], []
+        entities: dict[str, dict[str, Any]] = {}
+        roles, relations = [], []
+        prev_id = None
+        for k, rec in enumerate(session.turns, start=1):
+            source_id = rec.source_id or f"{session.source_id}_{k}"
+            turn_id = stable_id("turn", user_id, session.source_id, k)
+            turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
+                          "speaker": rec.speaker, "text": rec.text, "embedding": None})
+            if prev_id:
+                links.append({"prev_id": prev_id, "id": turn_id})
+            prev_id = turn_id
+            turn_pieces = pieces_of_turn(user_id, turn_id, rec.text[:MAX_EXTRACT_CHARS])
+            piece_rows = [{"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
+                           "text": p.text, "embedding": None} for p in turn_pieces]
+            pieces.extend(piece_rows)
+            for piece in turn_pieces:
+                for cand in self.extractor.extract(piece.text, rec.role):
+                    try:
+                        start, _end = _locate_support(cand, piece, rec.text)
+                    except ValueError as why:
+                        report.rejected += 1
+                        if self.options.verbose:
+                            report.rejections.append(
+                                Rejection(source_id, cand.predicate, cand.support, str(why)))
+                        continue
+                    facts.append(self._fact_row(user_id, turn_id, piece, cand, start, t_s,
+                                                entities, roles, relations))
+        report.turns = len(turns)
+        report.pieces = len(pieces)
+        report.facts = len(facts)
+        report.entities = len(entities)
+        session_row = {"id": session_id, "source_id": session.source_id, "started_at": t_s,
+                       "turn_count": len(turns), "content_hash": _content_hash(session)}
+        return _Plan(session_row, turns, links, pieces, facts, list(entities.values()), roles,
+                     relations, report)
+
+    def _fact_row(self, user_id: str, turn_id: str, piece: MessagePiece, cand: FactCandidate,
+                  start: int, t_s: datetime, entities: dict[str, dict[str, Any]],
+                  roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
+        fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
+        prefer = "future" if cand.modality == "planned" else "past"
+        when = (resolve_time_expression(cand.time_text, t_s, prefer=prefer)
+                if cand.time_text else None)
+        occurred_start = when.start if when and when.resolved else None
+        subject_key = user_id if is_self(cand.subject) else None
+        object_key = None
+        for role in cand.roles:
+            if is_self(role.name):
+                continue
+            norm = normalise_name(role.name, role.type)
+            if not norm:
+                continue
+            eid = entity_id(user_id, norm)
+            entities.setdefault(eid, {"id": eid, "name": role.name.strip(), "norm_name": norm,
+                                      "type": role.type, "mentioned_at": t_s, "embedding": None})
+            roles.append({"fact_id": fact_id, "entity_id": eid, "role": role.role})
+            if role.role == "subject":
+                subject_key = eid
+            elif object_key is None:
+                object_key = eid
+        if subject_key and object_key and cand.modality != "hypothetical":
+            relations.append({"subject_id": subject_key, "object_id": object_key,
+                              "predicate": cand.predicate, "fact_id": fact_id})
+        subject = "user" if is_self(cand.subject) else normalise_name(cand.subject)
+        return {
+            "id": fact_id, "turn_id": turn_id, "kind": cand.kind, "predicate": cand.predicate,
+            "slot": f"{subject}|{cand.predicate}", "value": cand.value, "subject": subject,
+            "text": cand.text, "support": cand.support, "modality": cand.modality,
+            "mentioned_at": t_s, "time_text": cand.time_text,
+            "time_resolved": bool(when and when.resolved) if cand.time_text else None,
+            "occurred_start": occurred_start,
+            "occurred_end": when.end if when and when.resolved else None,
+            "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
+            "piece_ids": [piece.id], "embedding": None,
+        }
+
+    def _embed(self, plans: list[_Plan]) -> None:
+        """One embedding call for many sessions (batching is where the speed is)."""
+        if self.embedder is None:
+            return
+        targets: list[tuple[dict[str, Any], str]] = []
+        opts = self.options
+        for plan in plans:
+            targets += [(t, t["text"]) for t in plan.turns
+                        if t["role"] in opts.embed_turn_roles and t["text"].strip()]
+            if opts.embed_facts:
+                targets += [(f, f["text"]) for f in plan.facts]
+            if opts.embed_pieces:
+                targets += [(p, p["text"]) for p in plan.pieces]
+            if opts.embed_entities:
+                targets += [(e, e["name"]) for e in plan.entities]
+        vectors = self.embedder.embed([text for _, text in targets])
+        for (row, _), vec in zip(targets, vectors, strict=True):
+            row["embedding"] = vec
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def _write(self, user_id: str, plan: _Plan) -> None:
+        sid = plan.session["id"]
+
+        def work(tx: Any) -> None:
+            tx.run(query("ingest_session"), user_id=user_id, session=plan.session).consume()
+            tx.run(query("ingest_turns"), user_id=user_id, session_id=sid,
+                   turns=plan.turns).consume()
+            if plan.links:
+                tx.run(query("ingest_turn_links"), links=plan.links).consume()
+            tx.run(query("ingest_pieces"), user_id=user_id, session_id=sid,
+                   pieces=plan.pieces).consume()
+            if plan.entities:
+                tx.run(query("ingest_entities"), user_id=user_id,
+                       entities=plan.entities).consume()
+            if plan.facts:
+                tx.run(query("ingest_facts"), user_id=user_id, session_id=sid,
+                       facts=plan.facts).consume()
+            if plan.roles:
+                tx.run(query("ingest_roles"), roles=plan.roles).consume()
+            if plan.relations:
+                tx.run(query("ingest_relations"), relations=plan.relations).consume()
+
+        with self.graph.session() as s:
+            s.execute_write(work)
+
+    def _already_ingested(self, user_id: str, session: SessionRecord) -> bool:
+        rows = self.graph.read("session_exists", user_id=user_id,
+                               session_id=stable_id("session", user_id, session.source_id))
+        return bool(rows) and rows[0]["content_hash"] == _content_hash(session)
+
+    def ingest_transcript(self, transcript: Transcript,
+                          on_session: Callable[[IngestReport], None] | None = None
+                          ) -> IngestReport:
+        """Ingest every new session of one user; sessions already stored unchanged are skipped."""
+        started = time.perf_counter()
+        total = IngestReport(users=1)
+        todo: list[_Plan] = []
+        sessions = [s for s in transcript.sessions if s.turns]
+        for i, session in enumerate(sessions):
+            if self._already_ingested(transcript.user_id, session):
+                total.sessions_unchanged += 1
+                if on_session:
+                    on_session(IngestReport(sessions_unchanged=1))
+            else:
+                todo.append(self.plan_session(transcript.user_id, session))
+            if todo and (len(todo) >= self.options.batch_sessions or i == len(sessions) - 1):
+                self._embed(todo)
+                for plan in todo:
+                    self._write(transcript.user_id, plan)
+                    total.add(plan.report)
+                    if on_session:
+                        on_session(plan.report)
+                todo = []
+        total.seconds = time.perf_counter() - started
+        return total
+
+    def ingest(self, transcripts: Iterable[Transcript],
+               on_session: Callable[[IngestReport], None] | None = None) -> IngestReport:
+        started = time.perf_counter()
+        total = IngestReport()
+        for transcript in transcripts:
+            report = self.ingest_transcript(transcript, on_session)
+            total.add(report)
+            total.users += 1
+        total.seconds = time.perf_counter() - started
+        return total

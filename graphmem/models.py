@@ -1,0 +1,108 @@
+"""Typed records at the boundaries of the pipeline, in the vocabulary of the product.
+
+Loaders produce `Transcript`s; ingest turns them into `Turn`s, `MessagePiece`s and `FactEvent`s;
+extractors produce `FactCandidate`s, which become FactEvents only when their spans check out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import datetime
+
+# --- what loaders produce ---------------------------------------------------------------------
+
+
+@dataclass
+class TurnRecord:
+    """One message as the source gave it."""
+
+    role: str  # "user" | "assistant" | a speaker-derived role
+    text: str
+    speaker: str | None = None
+    source_id: str | None = None  # the source's own id: LongMemEval "<session>_<k>", LoCoMo "D1:3"
+
+
+@dataclass
+class SessionRecord:
+    source_id: str
+    started_at: datetime | None  # timezone-aware (UTC when the source gives no zone)
+    turns: list[TurnRecord] = field(default_factory=list)
+
+
+@dataclass
+class Transcript:
+    """Everything one user said, by session."""
+
+    user_id: str
+    sessions: list[SessionRecord] = field(default_factory=list)
+
+
+# --- what ingest stores -------------------------------------------------------------------------
+
+
+def stable_id(kind: str, *parts: object) -> str:
+    """A deterministic id: the same inputs always give the same id, so re-ingesting changes nothing."""
+    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode(), digest_size=12)
+    return f"{kind}:{digest.hexdigest()}"
+
+
+@dataclass
+class MessagePiece:
+    id: str
+    turn_id: str
+    start: int  # character offsets into the turn text: turn.text[start:end] == text
+    end: int
+    text: str
+
+
+@dataclass
+class RoleRef:
+    """An entity playing a role in a fact: subject, object, location, participant, employer…"""
+
+    role: str
+    name: str
+    type: str = "other"  # person | place | organization | product | pet | food | activity | other
+
+
+@dataclass
+class TimeExpression:
+    """A temporal phrase and what it resolved to against the mention time."""
+
+    text: str
+    start: datetime | None = None
+    end: datetime | None = None
+    granularity: str | None = None  # day | week | weekend | month | year | range | instant
+    resolved: bool = False
+
+
+@dataclass
+class FactCandidate:
+    """What an extractor proposes. `support` must occur literally in the source turn."""
+
+    kind: str  # preference | attribute | event | plan | relationship | possession | opinion | recommendation
+    predicate: str  # normalised slot, e.g. "lives_in", "favorite_restaurant", "owns_count:cat"
+    text: str  # readable sentence
+    support: str  # exact words from the turn the fact stands on
+    modality: str = "asserted"  # asserted | negated | hypothetical | planned | reported
+    subject: str = "user"  # "user" or the name of who the fact is about
+    value: str | None = None  # the slot's value (city, employer, count…), compared for currency
+    roles: list[RoleRef] = field(default_factory=list)
+    time_text: str | None = None  # raw temporal expression, resolved by ingest
+    piece_ids: list[str] = field(default_factory=list)  # filled by ingest from `support`
+    confidence: float = 1.0
+
+
+@dataclass
+class Evidence:
+    """One ranked item of a search result."""
+
+    id: str
+    type: str  # fact | piece | turn
+    text: str
+    score: float
+    source_id: str | None = None  # the source's own turn id
+    session_source_id: str | None = None
+    role: str | None = None
+    mentioned_at: str | None = None
+    tunnels: list[str] = field(default_factory=list)

@@ -1,0 +1,1 @@
+"""Prompt modules, one per LLM task, each with its JSON schema and reply validator."""

@@ -1,0 +1,452 @@
+"""Find temporal phrases in text and resolve them against the mention time into calendar ranges."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+from typing import Any, Literal
+
+from .models import TimeExpression
+
+Prefer = Literal["past", "future"]
+_Range = tuple[datetime, datetime, str]
+
+# --- vocabulary ---------------------------------------------------------------------------------
+
+_WEEKDAYS = {d: i for i, d in enumerate(
+    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")
+_MONTHS = {name: i + 1 for i, name in enumerate(_MONTH_NAMES)}
+_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+                "sept": 9, "oct": 10, "nov": 11, "dec": 12})
+_SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+_NUMBERS = {w: i + 1 for i, w in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+     "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+     "twenty"))}
+_NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50})
+# Vague counts become a window reaching this many units back from the mention.
+_VAGUE_COUNTS = {"couple": 4, "few": 7, "several": 10}
+
+# --- patterns -----------------------------------------------------------------------------------
+
+_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MON_FULL = r"january|february|march|april|june|july|august|september|october|november|december"
+_MON_ABBR = r"(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?:\.(?=\s*\d))?"
+# Lenient: "may" in any case (only used after "in"/"during"). Strict: the modal verb is excluded.
+_MON_L = rf"(?:(?:{_MON_FULL}|may)\b|{_MON_ABBR})(?!['’])"
+_MON_S = rf"(?:(?:{_MON_FULL}|(?-i:May))\b|{_MON_ABBR})(?!['’])"
+_YEAR = r"(?:19|20)\d\d\b"
+_SEASON = r"(?:spring|summer|fall|autumn|winter)"
+_POD = r"(?:morning|afternoon|evening|night)"
+_PART = r"(?:early|mid|late)[\s-]+"
+_NUM = (r"(?:\d{1,3}|a\s+couple(?:\s+of)?|couple(?:\s+of)?|a\s+few|few|several|an?|"
+        + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")")
+_UNIT = r"(?:day|week|month|year|hour|minute)s?"
+
+_WEEKDAY_CUES = frozenset(_WEEKDAYS)
+_MONTH_CUES = frozenset(_MONTHS)
+_UNIT_CUES = frozenset(("week", "weekend", "month", "year"))
+_DIGIT_CUES = frozenset("0123456789")
+_CUE_TOKENS = re.compile(r"[a-z]+|\d")  # each digit is a token of its own
+# Each pattern runs only when one of its cue words occurs in the text: most sentences mention no
+# time at all, and tokenising once is far cheaper than a dozen regex scans.
+_GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
+    (re.compile(p, re.IGNORECASE), frozenset(cues)) for p, cues in (
+        # days around the mention
+        (rf"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow"
+         rf"|(?:yesterday|tomorrow)(?:\s+{_POD})?|(?:earlier|later)\s+today|today|tonight"
+         rf"|this\s+(?:morning|afternoon|evening)|last\s+night)\b",
+         ("yesterday", "tomorrow", "today", "tonight", "morning", "afternoon", "evening",
+          "night")),
+        # weeks, weekends, months, years relative to the mention
+        (r"\b(?:the\s+week\s+(?:before\s+last|after\s+next)"
+         r"|(?:earlier|later)\s+this\s+(?:week|month|year)"
+         r"|this\s+(?:past|coming)\s+week(?:end)?|(?:over|on|during)\s+the\s+weekend)\b",
+         _UNIT_CUES),
+        (r"(?<!\bthe\s)\b(?:last|this|next)\s+(?:week(?:end)?|month|year)\b(?!\s+of\b)",
+         _UNIT_CUES),
+        # "in the past three weeks", "over the last year"
+        (rf"\b(?:in|over|during|for|within)\s+the\s+(?:past|last)\s+"
+         rf"(?:{_NUM}\s+(?:day|week|month|year)s|(?:day|week|month|year)s?)\b(?!\s+of\b)",
+         ("past", "last")),
+        # weekdays
+        (rf"(?<!\bthe\s)\b(?:(?:on\s+)?(?:last|this\s+past|this\s+coming|this|next)\s+{_WD}"
+         rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?", _WEEKDAY_CUES),
+        # "three days ago", "a while back", "recently"
+        (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while)\s+(?:ago|back)\b", ("ago", "back")),
+        (r"\b(?:the\s+other\s+day|recently|lately|not\s+(?:too\s+|so\s+)?long\s+ago)\b",
+         ("day", "recently", "lately", "ago")),
+        # calendar dates written out
+        (rf"\b{_MON_S}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+{_YEAR})?", _MONTH_CUES),
+        (rf"\b(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MON_S}(?:,?\s+{_YEAR})?",
+         _MONTH_CUES),
+        (rf"\b(?:(?:back\s+)?(?:in|during)\s+(?:{_PART})?{_MON_L}(?:,?\s+(?:of\s+)?{_YEAR})?"
+         rf"|(?:{_PART})?{_MON_S},?\s+{_YEAR}|(?:last|this|next)\s+{_MON_S}|{_PART}{_MON_S})",
+         _MONTH_CUES),
+        # numeric dates
+        (r"(?<![\d/.-])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}))(?![\d/])",
+         _DIGIT_CUES),
+        # years
+        (rf"\b(?:back\s+)?(?:in|during)\s+(?:the\s+year\s+)?(?:{_PART})?{_YEAR}", _DIGIT_CUES),
+        # seasons
+        (rf"\b(?:(?:last|this|next|this\s+past|this\s+coming)\s+{_SEASON}\b"
+         rf"|(?:(?:in|during)\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR})",
+         ("spring", "summer", "fall", "autumn", "winter")),
+    )
+]
+
+
+def find_time_expressions(text: str) -> list[tuple[int, int, str]]:
+    """Temporal phrases in `text` as (start, end, text[start:end]); longest wins, no overlaps."""
+    words = set(_CUE_TOKENS.findall(text.lower()))
+    found = [(m.start(), m.end()) for p, cues in _GATED if not cues.isdisjoint(words)
+             for m in p.finditer(text)]
+    if not found:
+        return []
+    found.sort(key=lambda s: (s[0] - s[1], s[0]))  # longest first, then leftmost
+    chosen: list[tuple[int, int]] = []
+    for s, e in found:
+        if all(e <= cs or s >= ce for cs, ce in chosen):
+            chosen.append((s, e))
+    return [(s, e, text[s:e]) for s, e in sorted(chosen)]
+
+
+# --- calendar helpers ---------------------------------------------------------------------------
+
+
+class _Ctx:
+    """The mention time and what the rules keep asking about it."""
+
+    def __init__(self, anchor: datetime, prefer: Prefer) -> None:
+        self.anchor = anchor
+        self.today = anchor.date()
+        self.monday = self.today - timedelta(days=self.today.weekday())
+        self.prefer = prefer
+
+    def at(self, d: date) -> datetime:
+        return datetime.combine(d, time(), tzinfo=self.anchor.tzinfo)
+
+    def day(self, d: date) -> _Range:
+        return self.at(d), self.at(d + timedelta(days=1)), "day"
+
+    def week(self, monday: date) -> _Range:
+        return self.at(monday), self.at(monday + timedelta(days=7)), "week"
+
+    def weekend(self, monday: date) -> _Range:
+        """The Saturday 00:00 – Monday 00:00 closing the ISO week that starts on `monday`."""
+        return self.at(monday + timedelta(days=5)), self.at(monday + timedelta(days=7)), "weekend"
+
+    def month(self, y: int, m: int) -> _Range:
+        ny, nm = _add_months(y, m, 1)
+        return self.at(date(y, m, 1)), self.at(date(ny, nm, 1)), "month"
+
+    def year(self, y: int) -> _Range:
+        return self.at(date(y, 1, 1)), self.at(date(y + 1, 1, 1)), "year"
+
+
+def _add_months(y: int, m: int, k: int) -> tuple[int, int]:
+    q, r = divmod(m - 1 + k, 12)
+    return y + q, r + 1
+
+
+def _shift(dt: datetime, n: int, unit: str) -> datetime:
+    """`dt` moved by `n` units; months and years move on the calendar (day clamped)."""
+    if unit in ("day", "week", "hour", "minute"):
+        return dt + timedelta(**{unit + "s": n})
+    y, m = _add_months(dt.year, dt.month, n * (12 if unit == "year" else 1))
+    last = (date(*_add_months(y, m, 1), 1) - timedelta(days=1)).day
+    return dt.replace(year=y, month=m, day=min(dt.day, last))
+
+
+def _count(word: str) -> int | str:
+    """A number word or digits → int; couple/few/several → that vague word."""
+    w = " ".join(word.split()).removeprefix("a ").removesuffix(" of")
+    if w in _VAGUE_COUNTS:
+        return w
+    return int(w) if w.isdigit() else _NUMBERS[w]
+
+
+def _season(c: _Ctx, name: str, y: int) -> _Range:
+    """Meteorological (northern) seasons; winter Y runs from 1 December Y to 1 March Y+1."""
+    start = _SEASON_START[name]
+    ey, em = _add_months(y, start, 3)
+    return c.at(date(y, start, 1)), c.at(date(ey, em, 1)), "season"
+
+
+def _month_part(rng: _Range, part: str | None) -> _Range:
+    """Narrow a month (or year) to its early / mid / late third."""
+    if not part:
+        return rng
+    start, end, gran = rng
+    if gran == "month":
+        bounds = {"early": (0, 10), "mid": (10, 20), "late": (20, None)}[part]
+        lo = start + timedelta(days=bounds[0])
+        hi = end if bounds[1] is None else start + timedelta(days=bounds[1])
+    else:  # a year: Jan–Apr, May–Aug, Sep–Dec
+        k = {"early": 0, "mid": 4, "late": 8}[part]
+        lo, hi = _shift(start, k, "month"), _shift(start, k + 4, "month")
+    return lo, hi, "range"
+
+
+def _dated(c: _Ctx, m: int, d: int, y: int | None) -> _Range | None:
+    """A day; with no year, the nearest such day in the preferred direction (today counts)."""
+    if y is not None:
+        return c.day(date(y, m, d))
+    step = -1 if c.prefer == "past" else 1
+    y = c.today.year
+    for _ in range(9):  # 29 February needs a leap year
+        try:
+            cand = date(y, m, d)
+        except ValueError:
+            y += step
+            continue
+        if (cand <= c.today) if step < 0 else (cand >= c.today):
+            return c.day(cand)
+        y += step
+    return None
+
+
+# --- resolution rules (each sees the lower-cased phrase, prepositions stripped) ----------------
+
+
+def _r_relday(c: _Ctx, g: dict[str, Any]) -> _Range:
+    offsets = {"the day before yesterday": -2, "yesterday": -1, "last night": -1,
+               "the day after tomorrow": 2, "tomorrow": 1}
+    return c.day(c.today + timedelta(days=offsets.get(g["w"], 0)))
+
+
+def _r_weekrel(c: _Ctx, g: dict[str, Any]) -> _Range:
+    k = {"last week": -1, "this week": 0, "next week": 1, "this coming week": 1,
+         "the week before last": -2, "the week after next": 2}[g["w"]]
+    return c.week(c.monday + timedelta(weeks=k))
+
+
+def _r_unitrel(c: _Ctx, g: dict[str, Any]) -> _Range:
+    k = {"last": -1, "this": 0, "next": 1}[g["w"]]
+    if g["u"] == "month":
+        return c.month(*_add_months(c.today.year, c.today.month, k))
+    return c.year(c.today.year + k)
+
+
+def _r_within(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """earlier/later this week|month|year: the part of the period before/after the mention."""
+    u = g["u"]
+    start, end, _ = (c.week(c.monday) if u == "week" else
+                     c.month(c.today.year, c.today.month) if u == "month" else
+                     c.year(c.today.year))
+    return (start, c.anchor, "range") if g["w"] == "earlier" else (c.anchor, end, "range")
+
+
+def _r_weekend(c: _Ctx, g: dict[str, Any]) -> _Range:
+    w, on_weekend = g["w"], c.today.weekday() >= 5
+    if w in ("last", "this past"):
+        k = -1
+    elif w == "this":
+        k = 0
+    elif w == "next":
+        k = 1
+    elif w == "this coming":
+        k = 1 if on_weekend else 0
+    else:  # "(over) the weekend": the one under way or just passed; upcoming for plans
+        k = 0 if on_weekend or c.prefer == "future" else -1
+    return c.weekend(c.monday + timedelta(weeks=k))
+
+
+def _r_weekday(c: _Ctx, g: dict[str, Any]) -> _Range:
+    wd, w = _WEEKDAYS[g["d"]], g["w"] or ""
+    if w == "this":
+        return c.day(c.monday + timedelta(days=wd))
+    if w in ("next", "this coming") or (not w and c.prefer == "future"):
+        return c.day(c.today + timedelta(days=(wd - c.today.weekday()) % 7 or 7))
+    return c.day(c.today - timedelta(days=(c.today.weekday() - wd) % 7 or 7))
+
+
+def _r_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    n, unit = _count(g["n"]), g["u"]
+    if isinstance(n, str):
+        return _shift(c.anchor, -_VAGUE_COUNTS[n], unit), c.anchor, "range"
+    if n <= 0:
+        return None
+    if unit == "day":
+        return c.day(c.today - timedelta(days=n))
+    if unit == "week":
+        return c.week(c.monday - timedelta(weeks=n))
+    if unit == "month":
+        return c.month(*_add_months(c.today.year, c.today.month, -n))
+    if unit == "year":
+        return c.year(c.today.year - n)
+    start = _shift(c.anchor, -n, unit)
+    return start, _shift(start, 1, unit), "instant"
+
+
+def _r_window(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """the past/last (N) days|weeks|…: [mention − N units, mention)."""
+    n: int | str = _count(g["n"]) if g["n"] else ("few" if g["u"].endswith("s") else 1)
+    k = _VAGUE_COUNTS[n] if isinstance(n, str) else n
+    return _shift(c.anchor, -k, g["u"].rstrip("s")), c.anchor, "range"
+
+
+def _r_vague(c: _Ctx, g: dict[str, Any]) -> _Range:
+    w, a = g["w"], c.anchor
+    if w.startswith("a while"):
+        return a - timedelta(days=365), a - timedelta(days=14), "range"
+    if w == "the other day":
+        return a - timedelta(days=14), a, "range"
+    return a - timedelta(days=30), a, "range"  # recently, lately, not long ago
+
+
+def _r_month(c: _Ctx, g: dict[str, Any]) -> _Range:
+    m, w = _MONTHS[g["m"]], g["w"]
+    y, am = c.today.year, c.today.month
+    if g["y"]:
+        y = int(g["y"])
+    elif w == "last":
+        y = y if m < am else y - 1
+    elif w == "next":
+        y = y if m > am else y + 1
+    elif w != "this":  # bare "(in) March": this year's unless it lies on the wrong side
+        if c.prefer == "past" and m > am:
+            y -= 1
+        elif c.prefer == "future" and m < am:
+            y += 1
+    return _month_part(c.month(y, m), g["p"])
+
+
+def _r_mday(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    return _dated(c, _MONTHS[g["m"]], int(g["d"]), int(g["y"]) if g["y"] else None)
+
+
+def _r_iso(c: _Ctx, g: dict[str, Any]) -> _Range:
+    return c.day(date(int(g["y"]), int(g["m"]), int(g["d"])))
+
+
+def _r_us(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """m/d/y (US order) unless only d/m/y makes sense; two-digit years → 1970–2069."""
+    a, b, y = int(g["a"]), int(g["b"]), int(g["y"])
+    if len(g["y"]) == 2:
+        y += 2000 if y < 70 else 1900
+    m, d = (b, a) if a > 12 >= b else (a, b)
+    return c.day(date(y, m, d))
+
+
+def _r_year(c: _Ctx, g: dict[str, Any]) -> _Range:
+    return _month_part(c.year(int(g["y"])), g["p"])
+
+
+def _r_season(c: _Ctx, g: dict[str, Any]) -> _Range:
+    s, w = g["s"], g["w"]
+    if g["y"]:
+        return _season(c, s, int(g["y"]))
+    cands = [_season(c, s, y) for y in range(c.today.year - 2, c.today.year + 2)]
+    past = [r for r in cands if r[1] <= c.anchor]  # already over
+    future = [r for r in cands if r[0] > c.anchor]  # not yet begun
+    inside = [r for r in cands if r[0] <= c.anchor < r[1]]
+    if w in ("last", "this past"):
+        return past[-1]
+    if w in ("next", "this coming"):
+        return future[0]
+    if w == "this":  # the current one, else the one of the anchor's year
+        return inside[0] if inside else _season(c, s, c.today.year)
+    return (inside or (past[-1:] if c.prefer == "past" else future[:1]))[0]
+
+
+_NUM_N = _NUM.replace(r"\s+", " ")
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MON_N = rf"(?P<m>{_MONTH_WORD})\.?"
+_PART_N = r"(?:(?P<p>early|mid|late)[ -])?"
+_RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | None]]] = [
+    (re.compile(p), f) for p, f in (
+        (rf"(?P<w>the day before yesterday|the day after tomorrow|yesterday|tomorrow|today"
+         rf"|tonight|last night|this (?:morning|afternoon|evening)|(?:earlier|later) today)"
+         rf"(?: {_POD})?", _r_relday),
+        (r"(?P<w>(?:last|this|next|this coming) week|the week (?:before last|after next))",
+         _r_weekrel),
+        (r"(?P<w>last|this|next) (?P<u>month|year)", _r_unitrel),
+        (r"(?P<w>earlier|later) this (?P<u>week|month|year)", _r_within),
+        (r"(?P<w>last|this|next|this past|this coming|the) weekend", _r_weekend),
+        (rf"(?:(?P<w>last|this past|this coming|this|next) )?(?P<d>{_WD})(?: {_POD})?",
+         _r_weekday),
+        (rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s? (?:ago|back)", _r_ago),
+        (rf"(?:the|this) (?:past|last) (?:(?P<n>{_NUM_N}) )?(?P<u>(?:day|week|month|year)s?)",
+         _r_window),
+        (r"(?P<w>a while (?:ago|back)|the other day|recently|lately"
+         r"|not (?:too |so )?long ago)", _r_vague),
+        (rf"(?:(?P<w>last|this|next) )?{_PART_N}{_MON_N},?(?: (?:of )?(?P<y>\d{{4}}))?",
+         _r_month),
+        (rf"{_MON_N} (?:the )?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<y>\d{{4}}))?", _r_mday),
+        (rf"(?:the )?(?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MON_N},?(?: (?P<y>\d{{4}}))?",
+         _r_mday),
+        (r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _r_iso),
+        (r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})", _r_us),
+        (rf"(?:the year )?{_PART_N}(?P<y>(?:19|20)\d\d)", _r_year),
+        (r"(?:(?P<w>last|this|next|this past|this coming) )?(?:the )?"
+         r"(?P<s>spring|summer|fall|autumn|winter)(?: (?:of )?(?P<y>\d{4}))?", _r_season),
+    )
+]
+_LEAD = re.compile(r"^(?:(?:back|around|about|roughly|approximately|sometime|just) )?"
+                   r"(?:(?:in|on|during|over|for|within|at) )?")
+_CALENDARISH = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:19|20)\d\d\b|\d+[/.-]\d+")
+# A bound or a choice is not a date: "after May", "by 2025", "March or April" stay unresolved.
+_RELATIONAL = re.compile(r"\b(?:before|after|by|until|till|since|between|from|to|or|and|prior"
+                         r"|end|beginning|middle|start)\b")
+_PERIODS = ("day", "week", "month", "year")
+
+
+def _dateparser_fallback(c: _Ctx, s: str) -> _Range | None:
+    """Let dateparser read what the rules do not, but only text naming a calendar date."""
+    if not _CALENDARISH.search(s) or _RELATIONAL.search(s):
+        return None
+    from dateparser.date import DateDataParser  # slow to import; rarely needed
+
+    settings = {"RELATIVE_BASE": c.anchor.replace(tzinfo=None), "RETURN_AS_TIMEZONE_AWARE": False,
+                "PREFER_DATES_FROM": c.prefer}
+    try:
+        data = DateDataParser(languages=["en"], settings=settings).get_date_data(s)
+    except Exception:  # dateparser raises assorted errors on odd input: treat as unreadable
+        return None
+    gran = data.period
+    if data.date_obj is None or gran not in _PERIODS:
+        return None
+    d = data.date_obj.date()
+    if gran == "week":
+        return c.week(d - timedelta(days=d.weekday()))
+    if gran == "month":
+        return c.month(d.year, d.month)
+    return c.year(d.year) if gran == "year" else c.day(d)
+
+
+def resolve_time_expression(expr: str, anchor: datetime, *,
+                            prefer: Prefer = "past") -> TimeExpression:
+    """Resolve `expr` against the mention time `anchor` into a half-open range [start, end).
+
+    Results keep the anchor's tzinfo. Ambiguous phrases that could point either way ("in March",
+    "on Friday", "June 3rd", "over the weekend") go to the past unless `prefer="future"` (plans).
+    Anything not understood comes back with resolved=False and no start/end: nothing is guessed.
+    """
+    s = " ".join(expr.lower().replace("’", "'").split()).strip(" .,;:!?")
+    s = _LEAD.sub("", s, count=1)
+    c = _Ctx(anchor, prefer)
+    rng: _Range | None = None
+    try:
+        for pattern, rule in _RULES:
+            m = pattern.fullmatch(s)
+            if m:
+                rng = rule(c, m.groupdict())
+                break
+        else:
+            rng = _dateparser_fallback(c, s) if s else None
+    except (ValueError, OverflowError, IndexError):  # 31 February, year 0, no such season…
+        rng = None
+    if rng is None:
+        return TimeExpression(text=expr)
+    start, end, gran = rng
+    return TimeExpression(text=expr, start=start, end=end, granularity=gran, resolved=True)
+
+
+def resolve_all(text: str, anchor: datetime, *, prefer: Prefer = "past") -> list[TimeExpression]:
+    """Every temporal phrase in `text`, resolved against `anchor`, in reading order."""
+    return [resolve_time_expression(t, anchor, prefer=prefer)
+            for _, _, t in find_time_expressions(text)]

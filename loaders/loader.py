@@ -1,0 +1,109 @@
+"""The `load` entry point: pick the format, check arguments, stream Transcripts, keep a report."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from graphmem.errors import InputError
+from graphmem.loaders import jsonl, locomo, longmemeval, openai_messages
+from graphmem.loaders.common import LoadReport, PathLike, aware, parse_time
+from graphmem.loaders.detect import FORMATS, detect_format
+from graphmem.models import Transcript
+
+
+class Loader(Iterator[Transcript]):
+    """An iterator of Transcripts, one per user, with a `report` filled in as it goes.
+
+    Arguments are checked and the format detected when the Loader is made; the file is read on
+    the first `next()`. Like a file, it can be iterated once.
+
+    `user`: for "openai" the id of the memory owner (required); for the other formats, load only
+    that user (InputError if the file has no such user). `session`, `session_time`: the session id
+    and time of an "openai" file (default: file name without extensions, file mtime in UTC).
+    `limit`: the most users to yield.
+    """
+
+    def __init__(self, path: PathLike, format: str = "auto", *, user: str | None = None,
+                 session: str | None = None, session_time: datetime | str | None = None,
+                 limit: int | None = None) -> None:
+        self.path = Path(path)
+        if format != "auto" and format not in FORMATS:
+            raise InputError(f"unknown transcript format {format!r}; use auto or one of "
+                             f"{', '.join(FORMATS)}")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or limit < 0):
+            raise InputError(f"limit must be a whole number >= 0, got {limit!r}")
+        if user is not None and (not isinstance(user, str) or not user.strip()):
+            raise InputError(f"user must be a non-empty string, got {user!r}")
+        if format == "auto":
+            format = detect_format(self.path)
+        elif not self.path.is_file():
+            raise InputError(f"{self.path}: no such file")
+        if format == "openai":
+            if user is None:
+                raise InputError(f"{self.path}: an OpenAI-style message list does not say whose "
+                                 f"it is; pass user=")
+            if session is not None and (not isinstance(session, str) or not session.strip()):
+                raise InputError(f"session must be a non-empty string, got {session!r}")
+        elif session is not None or session_time is not None:
+            raise InputError(f"{self.path}: session= and session_time= apply only to OpenAI-style "
+                             f"message lists; {format} files give their own sessions and times")
+        self.format = format
+        self.user = user
+        self.session = session
+        self.session_time = _session_time(session_time)
+        self.limit = limit
+        self.report = LoadReport(path=str(self.path), format=format)
+        self._transcripts: Iterator[Transcript] | None = None
+
+    def __iter__(self) -> Loader:
+        return self
+
+    def __next__(self) -> Transcript:
+        if self._transcripts is None:
+            self._transcripts = self._generate()
+        return next(self._transcripts)
+
+    def _source(self) -> Iterator[Transcript]:
+        if self.format == "openai":
+            assert self.user is not None
+            return openai_messages.read(self.path, self.report, user=self.user,
+                                        session=self.session, session_time=self.session_time)
+        reader = {"longmemeval": longmemeval.read, "locomo": locomo.read, "jsonl": jsonl.read}
+        return reader[self.format](self.path, self.report, only_user=self.user)
+
+    def _generate(self) -> Iterator[Transcript]:
+        if self.limit == 0:
+            return
+        for transcript in self._source():
+            self.report.users += 1
+            self.report.sessions += len(transcript.sessions)
+            self.report.turns += sum(len(s.turns) for s in transcript.sessions)
+            yield transcript
+            if self.limit is not None and self.report.users >= self.limit:
+                return
+        if self.user is not None and self.format != "openai" and self.report.users == 0:
+            raise InputError(f"{self.path}: no user {self.user!r} in this {self.format} file "
+                             f"(or all of their sessions are empty)")
+
+
+def _session_time(value: datetime | str | None) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return aware(value) if value is not None else None
+    if isinstance(value, str):
+        return parse_time(value, "session_time")
+    raise InputError(f"session_time must be a datetime or a string, got {value!r}")
+
+
+def load(path: PathLike, format: str = "auto", *, user: str | None = None,
+         session: str | None = None, session_time: datetime | str | None = None,
+         limit: int | None = None) -> Loader:
+    """Stream one Transcript per user from `path`; the returned Loader also carries `.report`.
+
+    `format` is "auto" (see `detect_format`) or one of FORMATS. Every problem with the file or
+    the arguments is an InputError that names the file and, where it can, the line or record.
+    """
+    return Loader(path, format, user=user, session=session, session_time=session_time,
+                  limit=limit)

@@ -1,0 +1,187 @@
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from graphmem.temporal import find_time_expressions, resolve_all, resolve_time_expression
+
+SAT = datetime(2023, 5, 20, 14, 0, tzinfo=UTC)  # a Saturday
+WED = datetime(2024, 3, 13, 14, 0, tzinfo=UTC)  # a Wednesday
+
+
+def d(y: int, m: int, day: int, h: int = 0) -> datetime:
+    return datetime(y, m, day, h, tzinfo=UTC)
+
+
+CASES = [
+    # (anchor, phrase, start, end, granularity)
+    (SAT, "yesterday", d(2023, 5, 19), d(2023, 5, 20), "day"),
+    (WED, "yesterday", d(2024, 3, 12), d(2024, 3, 13), "day"),
+    (SAT, "last night", d(2023, 5, 19), d(2023, 5, 20), "day"),
+    (SAT, "this morning", d(2023, 5, 20), d(2023, 5, 21), "day"),
+    (SAT, "the day before yesterday", d(2023, 5, 18), d(2023, 5, 19), "day"),
+    (SAT, "tomorrow", d(2023, 5, 21), d(2023, 5, 22), "day"),
+    (SAT, "last week", d(2023, 5, 8), d(2023, 5, 15), "week"),
+    (WED, "last week", d(2024, 3, 4), d(2024, 3, 11), "week"),
+    (SAT, "the week before last", d(2023, 5, 1), d(2023, 5, 8), "week"),
+    (WED, "the week before last", d(2024, 2, 26), d(2024, 3, 4), "week"),
+    (WED, "next week", d(2024, 3, 18), d(2024, 3, 25), "week"),
+    (SAT, "two months ago", d(2023, 3, 1), d(2023, 4, 1), "month"),
+    (WED, "two months ago", d(2024, 1, 1), d(2024, 2, 1), "month"),
+    (WED, "last month", d(2024, 2, 1), d(2024, 3, 1), "month"),
+    (WED, "a year ago", d(2023, 1, 1), d(2024, 1, 1), "year"),
+    (SAT, "2 weeks ago", d(2023, 5, 1), d(2023, 5, 8), "week"),
+    (SAT, "last Saturday", d(2023, 5, 13), d(2023, 5, 14), "day"),
+    (WED, "last Saturday", d(2024, 3, 9), d(2024, 3, 10), "day"),
+    (WED, "last Monday", d(2024, 3, 11), d(2024, 3, 12), "day"),
+    (WED, "on Friday", d(2024, 3, 8), d(2024, 3, 9), "day"),
+    (WED, "this Friday", d(2024, 3, 15), d(2024, 3, 16), "day"),
+    (SAT, "next Friday", d(2023, 5, 26), d(2023, 5, 27), "day"),
+    (WED, "next Friday", d(2024, 3, 15), d(2024, 3, 16), "day"),
+    (SAT, "in March", d(2023, 3, 1), d(2023, 4, 1), "month"),
+    (SAT, "in June", d(2022, 6, 1), d(2022, 7, 1), "month"),
+    (WED, "in March", d(2024, 3, 1), d(2024, 4, 1), "month"),
+    (WED, "last March", d(2023, 3, 1), d(2023, 4, 1), "month"),
+    (SAT, "in May 2021", d(2021, 5, 1), d(2021, 6, 1), "month"),
+    (SAT, "in early March", d(2023, 3, 1), d(2023, 3, 11), "range"),
+    (SAT, "last weekend", d(2023, 5, 13), d(2023, 5, 15), "weekend"),
+    (WED, "last weekend", d(2024, 3, 9), d(2024, 3, 11), "weekend"),
+    (WED, "this past weekend", d(2024, 3, 9), d(2024, 3, 11), "weekend"),
+    (WED, "over the weekend", d(2024, 3, 9), d(2024, 3, 11), "weekend"),
+    (SAT, "over the weekend", d(2023, 5, 20), d(2023, 5, 22), "weekend"),
+    (SAT, "this weekend", d(2023, 5, 20), d(2023, 5, 22), "weekend"),
+    (WED, "this weekend", d(2024, 3, 16), d(2024, 3, 18), "weekend"),
+    (WED, "next weekend", d(2024, 3, 23), d(2024, 3, 25), "weekend"),
+    (SAT, "May 8, 2023", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (WED, "May 8, 2023", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (SAT, "8 May 2023", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (SAT, "the 8th of May, 2023", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (SAT, "2023-05-08", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (SAT, "5/8/2023", d(2023, 5, 8), d(2023, 5, 9), "day"),
+    (SAT, "31/12/22", d(2022, 12, 31), d(2023, 1, 1), "day"),
+    (SAT, "June 3rd", d(2022, 6, 3), d(2022, 6, 4), "day"),
+    (WED, "on Feb 29", d(2024, 2, 29), d(2024, 3, 1), "day"),
+    (SAT, "3 days ago", d(2023, 5, 17), d(2023, 5, 18), "day"),
+    (WED, "three days ago", d(2024, 3, 10), d(2024, 3, 11), "day"),
+    (SAT, "a few days ago", d(2023, 5, 13, 14), d(2023, 5, 20, 14), "range"),
+    (SAT, "a couple of weeks ago", d(2023, 4, 22, 14), d(2023, 5, 20, 14), "range"),
+    (SAT, "recently", d(2023, 4, 20, 14), d(2023, 5, 20, 14), "range"),
+    (SAT, "a while ago", d(2022, 5, 20, 14), d(2023, 5, 6, 14), "range"),
+    (SAT, "over the past 3 days", d(2023, 5, 17, 14), d(2023, 5, 20, 14), "range"),
+    (WED, "earlier this week", d(2024, 3, 11), WED, "range"),
+    (SAT, "an hour ago", d(2023, 5, 20, 13), d(2023, 5, 20, 14), "instant"),
+    (SAT, "in 2022", d(2022, 1, 1), d(2023, 1, 1), "year"),
+    (WED, "last year", d(2023, 1, 1), d(2024, 1, 1), "year"),
+    (SAT, "last summer", d(2022, 6, 1), d(2022, 9, 1), "season"),
+    (WED, "last summer", d(2023, 6, 1), d(2023, 9, 1), "season"),
+    (WED, "last winter", d(2023, 12, 1), d(2024, 3, 1), "season"),
+    (SAT, "this summer", d(2023, 6, 1), d(2023, 9, 1), "season"),
+    (SAT, "in the summer of 2021", d(2021, 6, 1), d(2021, 9, 1), "season"),
+]
+
+
+@pytest.mark.parametrize("anchor,phrase,start,end,gran", CASES,
+                         ids=[f"{a.date()}:{p}" for a, p, *_ in CASES])
+def test_resolves_to_exact_range(anchor, phrase, start, end, gran):
+    te = resolve_time_expression(phrase, anchor)
+    assert te.resolved, phrase
+    assert (te.start, te.end, te.granularity) == (start, end, gran)
+    assert te.text == phrase
+
+
+@pytest.mark.parametrize("phrase", ["someday", "back in the day", "once upon a time", "soon",
+                                    "last decade", "after May 2023", "March or April",
+                                    "February 30", "13/13/2022", "0 days ago", "5", ""])
+@pytest.mark.parametrize("anchor", [SAT, WED])
+def test_unresolvable_stays_unresolved(phrase, anchor):
+    te = resolve_time_expression(phrase, anchor)
+    assert (te.resolved, te.start, te.end, te.granularity) == (False, None, None, None)
+    assert te.text == phrase
+
+
+def test_plans_can_prefer_the_future():
+    assert resolve_time_expression("in March", SAT, prefer="future").start == d(2024, 3, 1)
+    assert resolve_time_expression("on Friday", WED, prefer="future").start == d(2024, 3, 15)
+    assert resolve_time_expression("June 3rd", SAT, prefer="future").start == d(2023, 6, 3)
+    weekend = resolve_time_expression("the weekend", WED, prefer="future")
+    assert (weekend.start, weekend.end) == (d(2024, 3, 16), d(2024, 3, 18))
+
+
+def test_results_keep_the_anchor_timezone():
+    ny = ZoneInfo("America/New_York")
+    anchor = datetime(2024, 3, 13, 9, 30, tzinfo=ny)  # DST began on Sunday 10 March
+    te = resolve_time_expression("last week", anchor)
+    assert te.start == datetime(2024, 3, 4, tzinfo=ny)
+    assert te.end == datetime(2024, 3, 11, tzinfo=ny)
+    assert te.start.tzinfo is ny and te.end.tzinfo is ny
+    late = datetime(2024, 3, 13, 23, 30, tzinfo=ny)  # already the 14th in UTC
+    assert resolve_time_expression("yesterday", late).start == datetime(2024, 3, 12, tzinfo=ny)
+
+
+def texts(sentence: str) -> list[str]:
+    return [t for _, _, t in find_time_expressions(sentence)]
+
+
+@pytest.mark.parametrize("sentence,expected", [
+    ("I went to the dentist yesterday.", ["yesterday"]),
+    ("We moved to Denver two months ago and I started at Acme last Monday.",
+     ["two months ago", "last Monday"]),
+    ("My birthday is on June 3rd.", ["June 3rd"]),
+    ("I love spicy food.", []),
+    ("On May 8, 2023 we flew to Rome.", ["May 8, 2023"]),
+    ("We married 8 May 2021 in Paris.", ["8 May 2021"]),
+    ("It was 2023-05-08T10:00 when I arrived; the invoice says 5/8/2023.",
+     ["2023-05-08", "5/8/2023"]),
+    ("I saw her on Friday night and again last night.", ["on Friday night", "last night"]),
+    ("We went skiing last winter, and this past weekend we hiked.",
+     ["last winter", "this past weekend"]),
+    ("Recently I've been baking; a while back I tried pottery.", ["Recently", "a while back"]),
+    ("My sister visited the week before last and earlier this week my mom called.",
+     ["the week before last", "earlier this week"]),
+    ("About a couple of weeks ago I joined a gym; several years ago I quit.",
+     ["a couple of weeks ago", "several years ago"]),
+    ("I was born in the summer of 1990 and moved in early 2020.",
+     ["in the summer of 1990", "in early 2020"]),
+    ("in march we went to Spain, back in Jan 2021 to Peru", ["in march", "back in Jan 2021"]),
+    ("Next week I'm going to Tokyo, and next Friday to Osaka.", ["Next week", "next Friday"]),
+    ("I've been running a lot over the past few weeks.", ["over the past few weeks"]),
+    # no time here: modal "may", verb "march", habits, fractions, names, "the last week of"
+    ("You may 2 times try it, I march every day.", []),
+    ("On Mondays I swim; I bought it on Black Friday.", []),
+    ("I have 3 cats and 1/2 cup of sugar; Jan's sister is nice.", []),
+    ("The last week of May was busy.", []),
+])
+def test_find_time_expressions(sentence, expected):
+    found = find_time_expressions(sentence)
+    assert [t for _, _, t in found] == expected
+    for start, end, text in found:
+        assert sentence[start:end] == text
+
+
+def test_longest_match_wins_and_nothing_overlaps():
+    assert texts("It happened in May 8, 2023.") == ["May 8, 2023"]
+    assert texts("The day before yesterday was fun.") == ["The day before yesterday"]
+    assert texts("It was the 8th of May 2023.") == ["the 8th of May 2023"]
+
+
+def test_large_text_is_scanned_whole():
+    sentence = "We moved to Denver two months ago and I love spicy food. "
+    text = sentence * (100_000 // len(sentence) + 1)
+    found = find_time_expressions(text)
+    assert len(found) == text.count("two months ago")
+    assert all(text[s:e] == t for s, e, t in found)
+
+
+def test_resolve_all_reads_in_order():
+    got = resolve_all("We moved to Denver two months ago and I started at Acme last Monday.", WED)
+    assert [(t.text, t.start, t.granularity) for t in got] == [
+        ("two months ago", d(2024, 1, 1), "month"),
+        ("last Monday", d(2024, 3, 11), "day"),
+    ]
+    assert resolve_all("I love spicy food.", WED) == []
+
+
+def test_dateparser_reads_what_the_rules_do_not():
+    te = resolve_time_expression("March 5th 2021 at noon", SAT)
+    assert (te.resolved, te.start, te.end, te.granularity) == (
+        True, d(2021, 3, 5), d(2021, 3, 6), "day")
