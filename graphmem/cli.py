@@ -280,5 +280,51 @@ def search(user, k, as_json, query) -> None:
         click.echo(f"{i:>2}. [{r.type}:{r.source_id}] {r.score:.2f} ({r.mentioned_at}) {text}")
 
 
+# --- bench -------------------------------------------------------------------------------------
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks: commands that print numbers."""
+
+
+@bench.command("ingest")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--limit", type=int, default=None, help="At most N users.")
+@click.option("--keep", is_flag=True, help="Keep the ingested users (default: forget them after).")
+@click.option("--prefix", default=None, help="User id prefix (default: bench-<unix time>-).")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_ingest(path, limit, keep, prefix, as_json) -> None:
+    """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
+    from tqdm import tqdm
+
+    from .bench.ingest import run_ingest_bench
+
+    bar = tqdm(unit="session", desc="ingest", file=sys.stderr, disable=not sys.stderr.isatty())
+    turns = 0
+    started = time.perf_counter()
+
+    def tick(r) -> None:
+        nonlocal turns
+        turns += r.turns
+        bar.update(r.sessions + r.sessions_unchanged)
+        bar.set_postfix(turns_s=f"{turns / (time.perf_counter() - started):.0f}")
+
+    res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick)
+    bar.close()
+    out = {**res.__dict__, "turns_per_s": round(res.turns_per_s, 1),
+           "minutes": round(res.seconds / 60, 2)}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    click.echo(f"users={res.users} sessions={res.sessions} turns={res.turns} pieces={res.pieces} "
+               f"facts={res.facts} rejected={res.rejected}")
+    click.echo(f"seconds={res.seconds:.1f} (loading {res.load_seconds:.1f}) "
+               f"turns/s={res.turns_per_s:.1f} minutes={res.seconds / 60:.2f}")
+    neo = f"{res.neo4j_peak_rss_mib:.0f}" if res.neo4j_peak_rss_mib else "n/a"
+    click.echo(f"peak RSS: python={res.python_peak_rss_mib:.0f} MiB neo4j={neo} MiB")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

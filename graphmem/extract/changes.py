@@ -9,6 +9,7 @@ from . import lexicon as L
 from . import patterns as P
 from .text import (
     Sentence,
+    activity_slot,
     article,
     bounded,
     clean,
@@ -27,7 +28,7 @@ from .text import (
 
 
 def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
-                modality: str) -> list[FactCandidate]:
+               modality: str) -> list[FactCandidate]:
     if modality == "negated":
         return []
     family = L.VERBS[verb][0]
@@ -47,10 +48,10 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
             return []
         stopped = family == "stop"
         f = fact(s, "event", "uses", f"User {'stopped' if stopped else 'started'} "
-                       f"using {display(used)}.", m.start(), se, value=used,
-                       modality="negated" if stopped else "asserted", time=time,
-                       roles=[user_role(), RoleRef("object", used, "product")],
-                       confidence=0.8)
+                 f"using {display(used)}.", m.start(), se, value=used,
+                 modality="negated" if stopped else "asserted", time=time,
+                 roles=[user_role(), RoleRef("object", used, "product")],
+                 confidence=0.8)
         return [f] if f else []
     activity = type_of(value) == "activity" or verb in ("took up", "gave up", "quit",
                                                         "gave up on", "have given up")
@@ -58,39 +59,39 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
     out: list[FactCandidate | None] = []
     roles = [user_role(), RoleRef("object", value, "activity" if activity else "other")]
     if family == "stop":
-        out.append(fact(s, "event", f"does:{slug(value)}", f"User stopped {shown}.",
-                              m.start(), se, value=value, modality="negated", roles=roles,
-                              time=time, confidence=0.8))
+        out.append(fact(s, "event", f"does:{activity_slot(value)}", f"User stopped {shown}.",
+                        m.start(), se, value=value, modality="negated", roles=roles,
+                        time=time, confidence=0.8))
     else:
         if verb == "got into" and value[:1].isupper():
             out.append(fact(s, "event", "admitted_to", f"User got into {shown}.",
-                                  m.start(), se, value=value, roles=[
+                            m.start(), se, value=value, roles=[
                                       user_role(), RoleRef("school", value, "organization")],
-                                  time=time, confidence=0.7))
+                            time=time, confidence=0.7))
             return [f for f in out if f]
         out.append(fact(s, "event", "started", f"User started {shown}.", m.start(), se,
-                              value=value, roles=roles, time=time, confidence=0.8))
+                        value=value, roles=roles, time=time, confidence=0.8))
         if activity:
-            out.append(fact(s, "event", f"does:{slug(value)}",
-                                  f"User started {shown}.", m.start(), se, value=value,
-                                  roles=list(roles), time=time, confidence=0.7))
+            out.append(fact(s, "event", f"does:{activity_slot(value)}",
+                            f"User started {shown}.", m.start(), se, value=value,
+                            roles=list(roles), time=time, confidence=0.7))
     return [f for f in out if f]
 
 
 def cut(s: Sentence, m: re.Match[str], verb: str, pred: str,
-         modality: str) -> list[FactCandidate]:
+        modality: str) -> list[FactCandidate]:
     os, oe, se, time = object_span(s, m, max_words=5)
     value = clean(s.text[os:oe])
     if vague(value) or modality == "negated":
         return []
     f = fact(s, "preference", "reduces", f"User is cutting down on {value}.",
-                   m.start(), se, value=value, roles=[user_role(), RoleRef(
+             m.start(), se, value=value, roles=[user_role(), RoleRef(
                        "object", value, type_of(value))], time=time, confidence=0.8)
     return [f] if f else []
 
 
 def switch(s: Sentence, m: re.Match[str], verb: str, pred: str,
-            modality: str) -> list[FactCandidate]:
+           modality: str) -> list[FactCandidate]:
     text = s.text
     os, oe, se, time = object_span(s, m, max_words=10, tail=False)
     raw = text[os:oe]
@@ -112,18 +113,18 @@ def switch(s: Sentence, m: re.Match[str], verb: str, pred: str,
         sentence = f"User switched from {old_value} to {value}." if old_value else \
             f"User switched to {value}."
         f = fact(s, "event", "uses", sentence, m.start(), se, value=value,
-                       roles=roles, time=time, confidence=0.8)
+                 roles=roles, time=time, confidence=0.8)
     elif old_value and not vague(old_value):
         f = fact(s, "event", "uses", f"User switched away from {old_value}.",
-                       m.start(), se, value=old_value, modality="negated", roles=roles,
-                       time=time, confidence=0.7)
+                 m.start(), se, value=old_value, modality="negated", roles=roles,
+                 time=time, confidence=0.7)
     else:
         return []
     return [f] if f else []
 
 
 def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
-          modality: str) -> list[FactCandidate]:
+         modality: str) -> list[FactCandidate]:
     text = s.text
     acquire = L.VERBS[verb][0] == "acquire" or (
         verb == "got" and not P.PERFECT_AUX.search(m.group("aux") or ""))
@@ -187,25 +188,25 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
                 f"{noun_shown}." if count_text.startswith("+") else \
                 f"User has {count_text} {noun_shown}."
             out.append(fact(s, "possession", f"owns_count:{slug(pet)}", sentence,
-                                  m.start(), support_end, value=count_text,
-                                  roles=[user_role(), RoleRef("object", pet, "pet")],
-                                  time=time, confidence=conf))
+                            m.start(), support_end, value=count_text,
+                            roles=[user_role(), RoleRef("object", pet, "pet")],
+                            time=time, confidence=conf))
         elif fam and count is not None and not acquire:
             out.append(fact(s, "relationship", f"count:{fam}",
-                                  f"User has {count} {noun_shown}.", m.start(), support_end,
-                                  value=str(count), modality=modality, time=time))
+                            f"User has {count} {noun_shown}.", m.start(), support_end,
+                            value=str(count), modality=modality, time=time))
         elif count is not None and count >= 2 and not acquire and modality == "asserted" \
                 and verb not in ("got",):
             out.append(fact(s, "possession", f"owns_count:{slug(noun)}",
-                                  f"User has {count} {noun_shown}.", m.start(), support_end,
-                                  value=str(count), time=time, confidence=0.7))
+                            f"User has {count} {noun_shown}.", m.start(), support_end,
+                            value=str(count), time=time, confidence=0.7))
         elif noun in L.POSSESSIONS and not acquire and verb not in ("got", "own", "owns"):
             value = clean(seg[hm.start("adj"):hm.end("noun")])
             out.append(fact(s, "possession", "owns",
-                                  f"User has {article(value)} {value}.", m.start(),
-                                  support_end, value=value, modality=modality,
-                                  roles=[user_role(), RoleRef("object", value, "product")],
-                                  time=time, confidence=0.7))
+                            f"User has {article(value)} {value}.", m.start(),
+                            support_end, value=value, modality=modality,
+                            roles=[user_role(), RoleRef("object", value, "product")],
+                            time=time, confidence=0.7))
         if out and not acquire:
             return [f for f in out if f]
     if not acquire and not verb.startswith("own"):
@@ -217,29 +218,29 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
     shown = display(seg)
     if verb.startswith("own"):
         out.append(fact(s, "possession", "owns", f"User owns {shown}.", m.start(),
-                              support_end, value=value, modality=modality,
-                              roles=[user_role(), RoleRef("object", value, "product")],
-                              time=time, confidence=0.8))
+                        support_end, value=value, modality=modality,
+                        roles=[user_role(), RoleRef("object", value, "product")],
+                        time=time, confidence=0.8))
     elif verb in ("bought", "purchased"):
         out.append(fact(s, "event", "bought", f"User bought {shown}.", m.start(),
-                              support_end, value=value, modality=modality,
-                              roles=[user_role(), RoleRef("object", value, "product")],
-                              time=time))
+                        support_end, value=value, modality=modality,
+                        roles=[user_role(), RoleRef("object", value, "product")],
+                        time=time))
     elif verb in ("adopted", "rescued") and not out:
         out.append(fact(s, "event", "adopted", f"User {verb} {shown}.", m.start(),
-                              support_end, value=value, modality=modality, time=time,
-                              roles=[user_role(), RoleRef("object", value, "other")],
-                              confidence=0.8))
+                        support_end, value=value, modality=modality, time=time,
+                        roles=[user_role(), RoleRef("object", value, "other")],
+                        confidence=0.8))
     elif not out and hm and singular(hm.group("noun")) in L.POSSESSIONS:
         out.append(fact(s, "event", "acquired", f"User got {shown}.", m.start(),
-                              support_end, value=value, modality=modality, time=time,
-                              roles=[user_role(), RoleRef("object", value, "product")],
-                              confidence=0.8))
+                        support_end, value=value, modality=modality, time=time,
+                        roles=[user_role(), RoleRef("object", value, "product")],
+                        confidence=0.8))
     return [f for f in out if f]
 
 
 def marry(s: Sentence, m: re.Match[str], verb: str, pred: str,
-           modality: str) -> list[FactCandidate]:
+          modality: str) -> list[FactCandidate]:
     text = s.text
     aux = m.group("aux") or ""
     be = bool(P.BE_AUX.search(aux))
@@ -260,13 +261,13 @@ def marry(s: Sentence, m: re.Match[str], verb: str, pred: str,
     out: list[FactCandidate | None] = []
     if not be:
         out.append(fact(s, "relationship", "marital_status", f"User got {status}.",
-                              m.start(), end, value=status, modality=modality, time=time))
+                        m.start(), end, value=status, modality=modality, time=time))
     if nm and status != "divorced":
         name = nm.group("name")
         rel = "fiance" if status == "engaged" else "spouse"
         shown = f"User married {name}." if verb == "married" else \
             f"User's {rel} is {name}."
         out.append(fact(s, "relationship", rel, shown, m.start(),
-                              end, value=name, modality=modality, time=time,
-                              roles=[user_role(), RoleRef("object", name, "person")]))
+                        end, value=name, modality=modality, time=time,
+                        roles=[user_role(), RoleRef("object", name, "person")]))
     return [f for f in out if f]

@@ -9,6 +9,7 @@ from . import lexicon as L
 from . import patterns as P
 from .text import (
     Sentence,
+    activity_slot,
     article,
     bounded,
     clean,
@@ -16,6 +17,7 @@ from .text import (
     fact,
     object_span,
     organisation,
+    singular,
     skip_ws,
     type_of,
     user_role,
@@ -24,7 +26,7 @@ from .text import (
 
 
 def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
-          modality: str) -> list[FactCandidate]:
+         modality: str) -> list[FactCandidate]:
     os, oe, se, time = object_span(s, m, tail=False)
     raw = s.text[os:oe]
     if verb.startswith("prefer"):
@@ -48,16 +50,19 @@ def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
         sentence = f"User is {verb} {shown}."
     roles = [user_role(), RoleRef("object", value, type_of(value))]
     f = fact(s, "opinion" if past else "preference", pred, sentence, m.start(), se,
-                   value=value, modality=modality, roles=roles, time=time,
-                   confidence=0.7 if past else 0.9)
+             value=value, modality=modality, roles=roles, time=time,
+             confidence=0.7 if past else 0.9)
     return [f] if f else []
 
 
 def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
-           modality: str) -> list[FactCandidate]:
+          modality: str) -> list[FactCandidate]:
     text = s.text
     family = L.VERBS[verb][0]
     os = skip_ws(text, m.end())
+    if verb.endswith(("into", "in to")):  # "moved into a new apartment in Brooklyn"
+        inside = re.compile(r"\s+in\s+").search(text, os, bounded(text, os, 8))
+        os = inside.end() if inside else len(text)
     pm = P.PROPER.match(text, os)
     if not pm:
         return []
@@ -103,13 +108,12 @@ def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if previous:
         roles.append(RoleRef("previous_location", previous, "place"))
     f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
-                   roles=roles, time=time if (time and time[0] >= end or
-                                              time and time[1] <= m.start()) else None)
+             roles=roles, time=time if time and (time[0] >= end or time[1] <= os) else None)
     return [f] if f else []
 
 
 def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
-          modality: str) -> list[FactCandidate]:
+         modality: str) -> list[FactCandidate]:
     text = s.text
     family = L.VERBS[verb][0]
     os = skip_ws(text, m.end())
@@ -143,13 +147,23 @@ def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
     else:
         sentence = f"User works at {value}."
     roles = [user_role()] + ([RoleRef("employer", value, "organization")] if value else [])
+    out = []
+    role_as = re.compile(r"\s+as\s+(?:an?\s+)(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})",
+                         re.I).match(text, end)
+    if role_as and family in ("work", "work_start") and modality == "asserted":
+        np_raw = P.OCC_NP_STOP.sub("", role_as.group("np"))
+        title = clean(np_raw)
+        if title and title.split()[-1].lower() in L.OCCUPATIONS:
+            out.append(fact(s, "attribute", "occupation", f"User is {article(title)} {title}.",
+                            m.start(), role_as.start("np") + len(np_raw), value=title,
+                            roles=[user_role(), RoleRef("object", title, "other")]))
     f = fact(s, kind, pred, sentence, m.start(), end, value=value or None,
-                   modality=modality, roles=roles, time=time, confidence=conf)
-    return [f] if f else []
+             modality=modality, roles=roles, time=time, confidence=conf)
+    return [g for g in [f, *out] if g]
 
 
 def work_as(s: Sentence, m: re.Match[str], verb: str, pred: str,
-             modality: str) -> list[FactCandidate]:
+            modality: str) -> list[FactCandidate]:
     os, oe, se, time = object_span(s, m, max_words=5)
     value = clean(P.OCC_NP_STOP.sub("", s.text[os:oe]))
     if vague(value) or not re.match(r"(?:an?\s)", s.text[os:oe], re.I):
@@ -161,12 +175,12 @@ def work_as(s: Sentence, m: re.Match[str], verb: str, pred: str,
     sentence = f"User {'worked' if past else 'works'} as {article(value)} {value}."
     roles = [user_role(), RoleRef("object", value, "other")]
     f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,
-                   modality=modality, roles=roles, time=time)
+             modality=modality, roles=roles, time=time)
     return [f] if f else []
 
 
 def study(s: Sentence, m: re.Match[str], verb: str, pred: str,
-           modality: str) -> list[FactCandidate]:
+          modality: str) -> list[FactCandidate]:
     text = s.text
     family = L.VERBS[verb][0]
     os = skip_ws(text, m.end())
@@ -193,18 +207,18 @@ def study(s: Sentence, m: re.Match[str], verb: str, pred: str,
         roles = [user_role(), RoleRef("object", value, "other")]
     time = s.time_for(m.start(), os, s.clause_end(os))
     f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
-                   roles=roles, time=time, confidence=conf)
+             roles=roles, time=time, confidence=conf)
     out = [f] if f else []
     if family in ("study_field", "major") and school[0] and modality == "asserted":
         g = fact(s, "attribute", "studies_at", f"User studies at {school[0]}.",
-                       m.start(), school[1], value=school[0], confidence=school[2],
-                       roles=[user_role(), RoleRef("school", school[0], "organization")])
+                 m.start(), school[1], value=school[0], confidence=school[2],
+                 roles=[user_role(), RoleRef("school", school[0], "organization")])
         out += [g] if g else []
     return out
 
 
 def left(s: Sentence, m: re.Match[str], verb: str, pred: str,
-          modality: str) -> list[FactCandidate]:
+         modality: str) -> list[FactCandidate]:
     os = skip_ws(s.text, m.end())
     pm = P.PROPER.match(s.text, os)
     if not pm or modality == "negated":
@@ -212,13 +226,13 @@ def left(s: Sentence, m: re.Match[str], verb: str, pred: str,
     value = clean(pm.group("p"))
     time = s.time_for(m.start(), os, s.clause_end(os))
     f = fact(s, "event", "left", f"User left {value}.", m.start(), pm.end(),
-                   value=value, roles=[user_role(), RoleRef("object", value, "other")],
-                   time=time, confidence=0.7)
+             value=value, roles=[user_role(), RoleRef("object", value, "other")],
+             time=time, confidence=0.7)
     return [f] if f else []
 
 
 def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
-           modality: str) -> list[FactCandidate]:
+          modality: str) -> list[FactCandidate]:
     os, oe, se, time = object_span(s, m)
     raw = s.text[os:oe]
     value = clean(raw)
@@ -230,9 +244,14 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
         return []
     elif pred == "took" and not L.TOOK_OBJECTS.intersection(value.lower().split()):
         return []
+    elif verb == "saw" and not (value[:1].isupper() or L.SAW_OBJECTS.intersection(
+            singular(w) for w in value.lower().split())):
+        return []
     shown = display(raw)
     aux = m.group("aux") or ""
     perfect = bool(P.PERFECT_AUX.search(aux))
+    if perfect and P.COUNT_START.match(value):
+        return []  # "I've visited 12 countries": the count rule has it
     if modality == "negated":
         base = "been to" if verb.endswith("been to") else L.EVENT_BASE.get(pred, verb)
         lead = "has not" if perfect or base == "been to" else "did not"
@@ -246,15 +265,15 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
         "organization" if pred in L.ORG_PREDICATES and value[:1].isupper() else \
         type_of(value)
     roles = [user_role()] + ([RoleRef("location" if kind_type == "place" else "object",
-                                     value, kind_type)] if value else [])
+                                      value, kind_type)] if value else [])
     f = fact(s, "event", pred, sentence, m.start(), max(oe, se), value=value or None,
-                   modality=modality, roles=roles, time=time,
-                   confidence=0.7 if pred in ("read", "took", "met") else 0.85)
+             modality=modality, roles=roles, time=time,
+             confidence=0.7 if pred in ("read", "took", "met") else 0.85)
     return [f] if f else []
 
 
 def progressive(s: Sentence, m: re.Match[str], verb: str, pred: str,
-                 modality: str) -> list[FactCandidate]:
+                modality: str) -> list[FactCandidate]:
     aux = m.group("aux") or ""
     if modality == "negated" or not P.BE_AUX.search(aux) or P.PAST_AUX.search(aux):
         return []
@@ -269,7 +288,59 @@ def progressive(s: Sentence, m: re.Match[str], verb: str, pred: str,
     base = L.PROG_BASE.get(verb, verb)
     value = f"{base} {display(raw)}".strip()
     f = fact(s, "plan", "plans", f"User plans to {value}.", m.start(), max(oe, se),
-                   value=value, modality="planned", time=time,
-                   roles=[user_role(), RoleRef("object", value_obj or base, "other")],
-                   confidence=0.8)
+             value=value, modality="planned", time=time,
+             roles=[user_role(), RoleRef("object", value_obj or base, "other")],
+             confidence=0.8)
+    return [f] if f else []
+
+
+def ongoing(s: Sentence, m: re.Match[str], verb: str, pred: str,
+            modality: str) -> list[FactCandidate]:
+    """What the user is doing these days: "I've been learning Spanish", "I'm using Notion"."""
+    aux = m.group("aux") or ""
+    if not re.search(r"(?:['’](?:m|re)|\b(?:am|are|been))\b", aux, re.I) or \
+            P.PAST_AUX.search(aux):
+        return []
+    os, oe, se, time = object_span(s, m, max_words=6)
+    raw = s.text[os:oe]
+    value = clean(raw)
+    first = value.split(" ", 1)[0].lower() if value else ""
+    if vague(value) or P.PRONOUN_START.match(value) or first in L.NOT_OBJECT_START or \
+            first in L.NOT_ACTIVITIES:
+        return []
+    shown = display(raw)
+    gerund = verb.split()[0]
+    if pred == "does":
+        keep = gerund not in ("doing", "practicing", "practising")
+        slot = activity_slot(value)
+        pred = f"does:{gerund}_{slot}" if keep and not slot.startswith(gerund) else f"does:{slot}"
+        to = "to " if raw.lower().startswith("to ") else ""
+        value = f"{gerund} {to}{value}" if keep else value
+        sentence = f"User is {gerund} {shown}."
+        role = RoleRef("object", value, "activity")
+    elif pred == "reading":
+        sentence, role = f"User is reading {shown}.", RoleRef("object", value, "other")
+    else:
+        sentence, role = f"User uses {shown}.", RoleRef("object", value, "product")
+    if modality == "negated":
+        sentence = f"Not true: {sentence}"
+    f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,
+             modality=modality, roles=[user_role(), role], time=time, confidence=0.75)
+    return [f] if f else []
+
+
+def drive(s: Sentence, m: re.Match[str], verb: str, pred: str,
+          modality: str) -> list[FactCandidate]:
+    """The car the user drives: "I drive a Honda Civic"."""
+    os, oe, se, time = object_span(s, m, max_words=6)
+    raw = s.text[os:oe]
+    if not re.match(r"(?:an?|my|our|the)\s", raw, re.I) and not raw[:1].isupper():
+        return []
+    value = clean(raw)
+    if vague(value) or value.split(" ", 1)[0].lower() in L.NOT_OBJECT_START or \
+            singular(value.split()[-1]) in L.NOT_POSSESSED:
+        return []
+    f = fact(s, "possession", "drives", f"User drives {display(raw)}.", m.start(), max(oe, se),
+             value=value, modality=modality, time=time, confidence=0.8,
+             roles=[user_role(), RoleRef("object", value, "product")])
     return [f] if f else []

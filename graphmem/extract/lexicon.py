@@ -94,16 +94,30 @@ insight insights perspective detail details example examples question questions
 template templates outline draft format layout structure version revision itinerary script
 the a an
 information question one ones something anything everything nothing stuff thing things all
-both either neither each some any most more less much many lot bit kind sort following
+both either neither each some any most more less much many lot lots bit kind sort following
+few couple several plenty
 """.split())
+# Last words that make an object a comment on the conversation ("the pasta-making kit idea").
+VAGUE_TAILS = frozenset("idea ideas suggestion suggestions tip tips advice recommendation "
+                        "recommendations template outline list approach option options format "
+                        "layout structure draft version".split())
+ACTIVITY_CUT = frozenset("using with for at in from on to into during every each since by as "
+                         "and or".split())
+ACTIVITY_DROP = frozenset("my our own a an the some his her their more".split())
+NOT_ACTIVITIES = frozenset("great good fine okay ok alright better worse amazing awesome well "
+                          "pretty much lot best research homework something anything nothing "
+                          "everything all again around with".split())
+SAW_OBJECTS = frozenset("movie film show concert play musical game exhibit exhibition "
+                        "performance documentary series band match opera ballet".split())
 LEADING_DROP = ("the ", "a ", "an ", "some ", "any ", "to ")
 PUNCT_STRIP = " \t\n\"'“”‘’*_`()[]{}<>.,;:!?-–—"
 GENERIC_ORGS = frozenset("moment time night weekend weekends home office day company place job "
                           "firm business organization desk computer same local bit end start "
                           "beginning".split())
 NOT_OBJECT_START = frozenset("out into away late off over around back up down by through about "
-                              "home there here so too very really well bed sleep it that this "
-                              "for at in on to with".split())
+                             "online offline home there here so too very really well bed sleep "
+                             "it that this for at in on to with is was are were makes made has "
+                             "have can will would gets keeps helps".split())
 MENTAL_VERBS = frozenset("notice noticing feel feeling think thinking realize realizing wonder "
                           "wondering see seeing get getting worry worrying look looking "
                           "understand appreciate enjoy like love hate doubt question considering "
@@ -184,6 +198,7 @@ _verbs("live_past", "lived_in", "lived in|resided in|been living in")
 _verbs("move", "lives_in", "moved to|moved back to|relocated to|moved over to|moved out to|"
        "moved from|relocated from|moved here from")
 _verbs("from", "from", "am from|am originally from|come from|comes from|came here from")
+_verbs("move", "lives_in", "moved into|moved in to")
 _verbs("grew", "grew_up_in", "grew up in|was raised in|born and raised in")
 _verbs("grew", "born_in", "was born in")
 _verbs("work", "works_at", "work at|work for|works at|works for|working at|working for|"
@@ -240,7 +255,7 @@ _verbs("event", "met", "met|met up with|caught up with")
 _verbs("event", "celebrated", "celebrated")
 _verbs("event", "won", "won")
 _verbs("event", "volunteered_at", "volunteered at|volunteered for|volunteered with")
-_verbs("event", "hosted", "hosted|threw|organized|organised")
+_verbs("event", "hosted", "hosted|threw")
 _verbs("event", "participated_in", "participated in|competed in|took part in|performed at|"
        "played in")
 _verbs("event", "sold", "sold")
@@ -257,6 +272,13 @@ _verbs("event", "hiked", "hiked|climbed")
 _verbs("event", "passed", "passed")
 _verbs("event", "built", "built|planted|painted|knitted|knit")
 _verbs("event", "downloaded", "downloaded|installed|subscribed to")
+_verbs("event", "promoted_to", "got promoted to|got a promotion to|was promoted to")
+# Ongoing activities ("I've been learning Spanish", "I'm currently reading Dune").
+_verbs("ongoing", "does", "learning|playing|practicing|practising|doing|training for|"
+       "working on|taking up")
+_verbs("ongoing", "reading", "reading")
+_verbs("ongoing", "uses", "using")
+_verbs("drive", "drives", "drive|drives|am driving|been driving")
 # Present progressive of an event verb: a plan when a future time is in the clause.
 _verbs("prog", "plans", "moving to|moving back to|relocating to|visiting|attending|"
        "traveling to|travelling to|flying to|driving to|heading to|starting|leaving|"

@@ -23,7 +23,7 @@ HANDLERS: dict[str, Handler] = {
     "left": clauses.left, "event": clauses.event, "prog": clauses.progressive,
     "stop": changes.stop_start, "start": changes.stop_start, "cut": changes.cut,
     "switch": changes.switch, "have": changes.have, "acquire": changes.have,
-    "marry": changes.marry,
+    "marry": changes.marry, "ongoing": clauses.ongoing, "drive": clauses.drive,
 }
 
 
@@ -67,6 +67,8 @@ class OfflineExtractor:
             out.extend(shapes.relations(s))
             out.extend(shapes.ordinals(s))
         out.extend(shapes.occupation(s))
+        if "turned" in low or "old" in low or "birthday" in low:
+            out.extend(shapes.age(s))
         out.extend(shapes.status(s))
         if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
             out.extend(shapes.counts(s))

@@ -28,7 +28,8 @@ QUESTION_START = re.compile(
 CONDITIONAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|imagine|wonder|wondering|"
                          r"wish|hope|hoping|dream|dreaming|pretend|don\S?t\s+think|doubt|"
                          r"not\s+sure|unsure|should\s+i|would\s+i|could\s+i|"
-                         r"in\s+case|what\s+if|even\s+though\s+i\s+might)\b",
+                         r"in\s+case|what\s+if|even\s+though\s+i\s+might|like|as\s+if|"
+                         r"as\s+though|pretend|pretending|assume|assuming|let['’]s\s+say)\b",
                          re.IGNORECASE)
 _ABBR = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\bMt)"
 CLAUSE_BREAK = re.compile(r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s")
@@ -108,7 +109,9 @@ PLAN = re.compile(
 PLAN_STOP = re.compile(
     r"(?:be(?!\s+(?:in|at|visiting|traveling|travelling|moving|going|starting|attending|flying|"
     r"heading|staying|running|hosting|celebrating|taking|getting|joining|spending|working\s+at|"
-    r"working\s+for|studying|leaving|on\s+vacation))|do|try|let|keep|check|think|see|look|give|need|have|get\s+back|make\s+sure|"
+    r"working\s+for|studying|leaving|on\s+vacation))|do|"
+    r"try(?=\s+(?:it|that|this|them|those|these|again|harder|my\s+best|something|one)\b|\s*$)|"
+    r"let|keep|check|think|see|look|give|need|have|get\s+back|make\s+sure|"
     r"go\s+ahead|remember|consider|use|say|ask|tell|help|bear|note|take\s+(?:a\s+look|"
     r"your|that|note|it|this|these|care)|definitely|not|never|probably|start\s+with|"
     r"stick\s+with|go\s+with|wait|figure|find\s+out|report|update|share|explain|answer|"
@@ -144,8 +147,10 @@ NAME = re.compile(_NAME)
 FAVORITE = re.compile(
     r"\b(?P<pos>my|our)\s+(?:(?:all[\s-]time|absolute|new|current|very|personal|number\s+one|"
     r"top|favou?rite)\s+)*favou?rite\s+(?P<cat>(?:[a-z][a-z'’-]*\s+){0,3}?[a-z][a-z'’-]*)\s+"
-    r"(?P<verb>is|are|was|used\s+to\s+be|would\s+be|has\s+to\s+be|has\s+always\s+been|right\s+now\s+is|"
-    r"at\s+the\s+moment\s+is|these\s+days\s+is|'s|’s)\s+(?P<val>\S)", re.IGNORECASE)
+    r"(?P<verb>is|are|was|used\s+to\s+be|would\s+be|has\s+to\s+be|has\s+always\s+been|"
+    r"right\s+now\s+is|"
+    r"at\s+the\s+moment\s+is|these\s+days\s+is|'s|’s)(?:\s+(?:now|still|definitely|probably|"
+    r"actually|currently|officially|easily|hands\s+down))*\s+(?P<val>\S)", re.IGNORECASE)
 FAVORITE_REV = re.compile(
     r"(?P<val>[^\s,;:.!?][^,;:.!?]*?)\s+(?:is|are|has\s+become|became)\s+(?:definitely\s+|"
     r"still\s+|now\s+|probably\s+|easily\s+|officially\s+)*(?P<pos>my|our)\s+"
@@ -175,7 +180,8 @@ COUNT_DONE = re.compile(
     r"collected|saved|lost|knitted|painted|built|sold|planted|tried|owned|had|adopted|"
     r"worked\s+at|lived\s+in|volunteered\s+at|competed\s+in|participated\s+in)\s+"
     r"(?P<num>\d{1,4}|" + _NUMW + r"|a\s+couple\s+of|a\s+dozen)\s+(?:(?:different|other|"
-    r"more|new|full|half|total|separate|whole)\s+)*(?P<noun>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})",
+    r"more|new|full|half|total|separate|whole)\s+)*"
+    r"(?P<noun>[a-z][a-z'-]*(?:\s+[a-z][a-z'-]*){0,3})",
     re.IGNORECASE)
 ORDINAL = re.compile(
     r"\b(?:this|it)(?:" + AP + r"s|\s+is|\s+was|\s+will\s+be)\s+(?:(?:going\s+to\s+be|actually|"
@@ -207,7 +213,8 @@ REC_LEAD = re.compile(
     r"out\s+|exploring\s+|giving\s+|getting\s+|picking\s+up\s+|reading\s+|watching\s+|"
     r"heading\s+to\s+|a\s+visit\s+to\s+)+", re.IGNORECASE)
 REC_BOUNDARY = re.compile(r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s|"
-                          r"\s+(?:because|since|which|as\s+it|as\s+they|so\s+that|if\s+you|where\s+you|to\s+help)\b",
+                          r"\s+(?:because|since|which|as\s+it|as\s+they|so\s+that|if\s+you|"
+                          r"where\s+you|to\s+help)\b",
                           re.IGNORECASE)
 REC_VAGUE = re.compile(r"^(?:the\s+following|following|these|this|that|it|them|some|a\s+few|"
                        r"one|you|against|avoiding|not|something|anything|a\s+couple|"
@@ -228,14 +235,27 @@ FIRST_PERSON_WORDS = [(re.compile(r"\b(?:my|our)\b", re.I), "their"),
                        (re.compile(r"\b(?:I|we)\b", re.I), "they")]
 PROPER = re.compile(
     r"(?i:the\s+)?(?P<p>(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*(?:\s+(?:(?:of|de|del|la|da|"
-    r"upon|on|the|&)\s+)?(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*){0,5}(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
+    r"upon|on|the|&)\s+)?(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*){0,5}"
+    r"(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
     r"(?=\s*(?:$|[,.;!?)]|\s(?:and|but|so|with|for|since|in|last|this|next|because|where|which|"
     r"a|about|to|from|now|after|before|until|when|on|at|too|recently|back|yesterday)\b)))?)")
 ORG_LOWER = re.compile(r"(?:a|an|the)\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
 PROPER_TIME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
                           r"thu|fri|sat|sun)", re.I)
-REC_TAIL = re.compile(r"\s+(?:for\s+(?:a|an|the|your|some)|to\s+(?:help|get|make|see|keep|"
+REC_TAIL = re.compile(r"\s+(?:for\s+(?:a|an|the|your|some|dinner|lunch|breakfast|brunch|dessert|"
+                      r"you)|to\s+(?:help|get|make|see|keep|"
                        r"improve|reduce|avoid|boost|relax|unwind)|so\s+that|if|since|because|"
                        r"as\s+(?:it|they|this|a\s+way)|which|that\s+(?:is|are|has|offers?))\b.*$",
                        re.I)
 LOWER_ORG_TAIL = re.compile(r"\s+(?:in|at|on|near|by|of|downtown)(?=\s|$)")
+CLOCK_TIME = re.compile(r"\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)\b", re.IGNORECASE)
+PASSED_AWAY = re.compile(r"\s+(?:(?:sadly|recently|just)\s+)?(?:passed\s+away|died|passed\b)",
+                         re.IGNORECASE)
+AGE = re.compile(r"\bI(?:" + AP + r"m|\s+am|\s+(?:just\s+|recently\s+)?turned)\s+(?:now\s+)?"
+                 r"(?P<years>\d{1,2})(?:\s+years?\s+old|\s*y/?o\b|(?=\s*(?:[.!,;]|$|\s+(?:"
+                 r"this|last|yesterday|today|on|in)\b)))", re.IGNORECASE)
+BIRTHDAY = re.compile(
+    r"\bmy\s+birthday\s+(?:is|was|falls)\s+(?:on\s+)?(?P<day>(?:" + _MONTHS + r")\.?\s+"
+    r"\d{1,2}(?:st|nd|rd|th)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTHS + r"))\b",
+    re.IGNORECASE)
+COUNT_START = re.compile(r"(?:\d+|" + _NUMW + r"|a\s+dozen|a\s+couple\s+of)\s", re.IGNORECASE)

@@ -69,10 +69,10 @@ def plans(s: Sentence) -> list[FactCandidate]:
             sentence = f"User would like to {shown}."
         pm = P.PROPER.search(text, rs + 1, end)
         roles = [user_role()] + ([RoleRef("object", clean(pm.group("p")), "other")]
-                                if pm and clean(pm.group("p")) else [])
+                                 if pm and clean(pm.group("p")) else [])
         f = fact(s, "plan", "plans", sentence, m.start(), se, value=shown,
-                       modality="planned" if planned else "hypothetical", roles=roles,
-                       time=time, confidence=0.8 if planned else 0.6)
+                 modality="planned" if planned else "hypothetical", roles=roles,
+                 time=time, confidence=0.8 if planned else 0.6)
         if f:
             out.append(f)
     return out
@@ -130,19 +130,23 @@ def relations(s: Sentence) -> list[FactCandidate]:
             mods = norm(m.group("mods") or "")
             if noun in L.PETS and noun not in L.RELATIONS:
                 pet = L.PETS[noun]
+                gone = P.PASSED_AWAY.match(s.text, m.end())
+                end = gone.end() if gone else m.end()
+                when = s.time_for(m.start(), end, s.clause_end(end)) if gone else None
                 out.append(fact(s, "possession", f"owns:{slug(pet)}",
-                                      f"User has a {pet} named {name}.", m.start(), m.end(),
-                                      value=name,
-                                      roles=[user_role(), RoleRef("pet", name, "pet")]))
+                                f"User's {pet} {name} died." if gone else
+                                f"User has a {pet} named {name}.", m.start(), end,
+                                value=name, modality="negated" if gone else "asserted",
+                                roles=[user_role(), RoleRef("pet", name, "pet")], time=when))
                 continue
             rel = L.RELATIONS[noun]
             if re.search(r"\bex\b", mods):
                 rel = f"ex_{rel}"
             said = P.WS.sub(" ", (m.group("mods") or "") + m.group("rel")).lower()
             out.append(fact(s, "relationship", rel, f"User's {said} is {name}.",
-                                  m.start(), m.end(), value=name,
-                                  roles=[user_role(), RoleRef("object", name, "person")],
-                                  confidence=0.9))
+                            m.start(), m.end(), value=name,
+                            roles=[user_role(), RoleRef("object", name, "person")],
+                            confidence=0.9))
     return [f for f in out if f]
 
 
@@ -168,9 +172,9 @@ def occupation(s: Sentence) -> list[FactCandidate]:
                                               text[m.end("neg"):]):
             continue
         out.append(fact(s, "attribute", "occupation",
-                              f"User is {article(np)} {np}.", m.start(), np_end, value=np,
-                              modality=modality,
-                              roles=[user_role(), RoleRef("object", np, "other")]))
+                        f"User is {article(np)} {np}.", m.start(), np_end, value=np,
+                        modality=modality,
+                        roles=[user_role(), RoleRef("object", np, "other")]))
         if org and modality == "asserted":
             student = head in L.STUDENT_HEADS
             pred = "studies_at" if student else "works_at"
@@ -178,7 +182,7 @@ def occupation(s: Sentence) -> list[FactCandidate]:
                 s, "attribute", pred,
                 f"User {'studies' if student else 'works'} at {org}.", m.start(), org_end,
                 value=org, roles=[user_role(), RoleRef("school" if student else "employer",
-                                                      org, "organization")],
+                                                       org, "organization")],
                 confidence=conf))
     return [f for f in out if f]
 
@@ -197,15 +201,15 @@ def status(s: Sentence) -> list[FactCandidate]:
             if vague(value):
                 continue
             out.append(fact(s, "attribute", "allergic_to",
-                                  f"User is allergic to {value}.", m.start(), oe,
-                                  value=value, modality=modality, roles=[
+                            f"User is allergic to {value}.", m.start(), oe,
+                            value=value, modality=modality, roles=[
                                       user_role(), RoleRef("object", value, "other")]))
             continue
         pred = L.STATUS_PRED.get(attr, "marital_status")
         kind = "relationship" if pred == "marital_status" else "attribute"
         out.append(fact(s, kind, pred, f"User is {'not ' if m.group('neg') else ''}"
-                              f"{attr}.", m.start(), m.end(), value=attr,
-                              modality=modality))
+                        f"{attr}.", m.start(), m.end(), value=attr,
+                        modality=modality))
     return [f for f in out if f]
 
 
@@ -231,9 +235,9 @@ def counts(s: Sentence) -> list[FactCandidate]:
         end = m.start("noun") + m.group("noun").find(words[-1]) + len(words[-1])
         verb = norm(m.group("verb"))
         out.append(fact(s, "attribute", f"count:{slug(noun)}",
-                              f"User has {verb} {n} {' '.join(words)}.", m.start(), end,
-                              value=str(n), roles=[user_role(), RoleRef("object", noun,
-                                                                       type_of(noun))]))
+                        f"User has {verb} {n} {' '.join(words)}.", m.start(), end,
+                        value=str(n), roles=[user_role(), RoleRef("object", noun,
+                                                                  type_of(noun))]))
     return [f for f in out if f]
 
 
@@ -261,10 +265,10 @@ def ordinals(s: Sentence) -> list[FactCandidate]:
             noun = " ".join(words)
         end = m.start("noun") + len(" ".join(words))
         out.append(fact(s, "attribute", f"count:{slug(noun)}",
-                              f"This is User's {o} {' '.join(words)}.", m.start(), end,
-                              value=str(n), roles=[user_role(), RoleRef("object", noun,
-                                                                       type_of(noun))],
-                              confidence=0.8))
+                        f"This is User's {o} {' '.join(words)}.", m.start(), end,
+                        value=str(n), roles=[user_role(), RoleRef("object", noun,
+                                                                  type_of(noun))],
+                        confidence=0.8))
     return [f for f in out if f]
 
 
@@ -296,3 +300,19 @@ def recommendations(text: str) -> list[FactCandidate]:
                                 RoleRef("object", value, type_of(value))],
             confidence=0.8))
     return out
+
+
+def age(s: Sentence) -> list[FactCandidate]:
+    """The user's age and birthday: "I just turned 30", "my birthday is on March 5th"."""
+    out: list[FactCandidate | None] = []
+    for m in P.AGE.finditer(s.text):
+        if s.hedged(m.start()):
+            continue
+        years = m.group("years")
+        out.append(fact(s, "attribute", "age", f"User is {years} years old.", m.start(),
+                        m.end(), value=years, confidence=0.9))
+    for m in P.BIRTHDAY.finditer(s.text):
+        day = m.group("day")
+        out.append(fact(s, "attribute", "birthday", f"User's birthday is {day}.", m.start(),
+                        m.end(), value=day, confidence=0.9))
+    return [f for f in out if f]

@@ -35,10 +35,10 @@ def skip_ws(text: str, i: int) -> int:
 
 
 def bounded(text: str, start: int, max_words: int = 8,
-             boundary: re.Pattern[str] = P.BOUNDARY) -> int:
+            boundary: re.Pattern[str] = P.BOUNDARY) -> int:
     """End of the object phrase at `start`: the next clause boundary, at most `max_words`."""
-    m = boundary.search(text, start)
-    end = m.start() if m else len(text)
+    m = boundary.search(text, max(start - 1, 0))  # a phrase may open on a boundary word
+    end = max(m.start(), start) if m else len(text)
     for k, w in enumerate(P.WORD.finditer(text, start, end), start=1):
         if k == max_words:
             end = w.end()
@@ -50,7 +50,7 @@ def bounded(text: str, start: int, max_words: int = 8,
 
 def clean(value: str, drop_possessive: bool = True) -> str:
     """A slot value: no surrounding punctuation, leading articles or trailing filler words."""
-    v = value.strip(L.PUNCT_STRIP)
+    v = value.replace("**", "").replace("__", "").strip(L.PUNCT_STRIP)
     leads = L.LEADING_DROP + (("my ", "our ") if drop_possessive else ())
     changed = True
     while changed and v:
@@ -62,6 +62,8 @@ def clean(value: str, drop_possessive: bool = True) -> str:
                 changed = True
                 break
     v = P.TRAILING_DROP.sub("", v).strip(L.PUNCT_STRIP)
+    if sum(v.count(q) for q in '"“”') % 2:
+        v = v.replace('"', "").replace("“", "").replace("”", "")
     return P.WS.sub(" ", v)
 
 
@@ -78,7 +80,23 @@ def vague(value: str) -> bool:
     if not value:
         return True
     words = value.lower().split()
-    return words[0] in L.VAGUE_HEADS or words[-1] in L.VAGUE_HEADS and len(words) <= 2
+    return words[0] in L.VAGUE_HEADS or words[-1] in L.VAGUE_TAILS or (
+        words[-1] in L.VAGUE_HEADS and len(words) <= 2)
+
+
+def activity_slot(value: str) -> str:
+    """A short slot key for an activity: the gerund and the last words of its object."""
+    words = []
+    for w in value.lower().split():
+        if w in L.ACTIVITY_CUT:
+            break
+        if w not in L.ACTIVITY_DROP:
+            words.append(w)
+    if not words:
+        return slug(value)
+    head, rest = (words[0], words[1:]) if words[0].endswith("ing") else ("", words)
+    rest = [w for w in rest if w not in ("of", "the", "a", "an", "and", "to")] or rest
+    return slug(" ".join(([head] if head else []) + rest[-2:]))
 
 
 def singular(word: str) -> str:
@@ -152,7 +170,10 @@ class Sentence:
             if b > pos:
                 break
             start = b
-        return bool(P.CONDITIONAL.search(self.text, start, pos))
+        if P.CONDITIONAL.search(self.text, start, pos):
+            return True
+        before = self.text[:pos]  # inside a quotation: someone else's words
+        return (before.count('"') + before.count("“") - before.count("”")) % 2 == 1
 
     def clause_end(self, pos: int) -> int:
         m = P.BOUNDARY.search(self.text, pos)
@@ -196,12 +217,14 @@ def organisation(text: str, start: int) -> tuple[str, int, float]:
 
 
 def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end: int,
-          *, value: str | None, modality: str = "asserted", roles: list[RoleRef] | None = None,
-          time: TimeHit | None = None, subject: str = "user",
-          confidence: float = 1.0) -> FactCandidate | None:
+         *, value: str | None, modality: str = "asserted", roles: list[RoleRef] | None = None,
+         time: TimeHit | None = None, subject: str = "user",
+         confidence: float = 1.0) -> FactCandidate | None:
     if time:
         start, end = min(start, time[0]), max(end, time[1])
     support = s.text[start:end].strip()
+    if support.endswith((".", ",", ";", ":")) and "." not in support.rsplit(" ", 1)[-1][:-1]:
+        support = support[:-1].rstrip()  # a sentence's full stop, not "D.C."
     if not support:
         return None
     return FactCandidate(kind=kind, predicate=predicate, text=with_time(sentence, time),
@@ -211,7 +234,7 @@ def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end:
 
 
 def object_span(s: Sentence, m: re.Match[str], max_words: int = 8,
-            tail: bool = True) -> tuple[int, int, int, TimeHit | None]:
+                tail: bool = True) -> tuple[int, int, int, TimeHit | None]:
     """(object start, value end, support end, time) for the phrase after a clause match."""
     text = s.text
     os = skip_ws(text, m.end())
@@ -223,7 +246,13 @@ def object_span(s: Sentence, m: re.Match[str], max_words: int = 8,
             oe = time[0]  # at os: the object is only a time phrase, hence empty
         support_end = max(support_end, time[1])
     if tail:
-        cut = P.VALUE_TAIL.search(text, os, oe)
-        if cut:
-            oe = cut.start()
+        pos = os
+        while cut := P.VALUE_TAIL.search(text, pos, oe):
+            before = text[os:cut.start()]
+            if sum(before.count(q) for q in '"“”') % 2 == 0:
+                oe = cut.start()
+                break
+            pos = cut.start() + 1  # inside a quoted title: look past it
+    if P.CLOCK_TIME.match(text, os):
+        oe = os
     return os, oe, support_end, time

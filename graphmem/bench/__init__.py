@@ -1,0 +1,1 @@
+"""Benchmark commands: they print numbers; nothing here is a test."""
