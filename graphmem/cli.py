@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import click
@@ -280,6 +281,157 @@ def search(user, k, as_json, query) -> None:
         click.echo(f"{i:>2}. [{r.type}:{r.source_id}] {r.score:.2f} ({r.mentioned_at}) {text}")
 
 
+# --- time: facts, timeline, inspect --------------------------------------------------------------
+
+
+def _parse_when(value: str | None, name: str) -> datetime | None:
+    if value is None:
+        return None
+    parsed: datetime | None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        import dateparser
+
+        parsed = dateparser.parse(value, settings={"RETURN_AS_TIMEZONE_AWARE": True,
+                                                   "TIMEZONE": "UTC"})
+    if parsed is None:
+        raise click.BadParameter(f"cannot read {value!r} as a date or time", param_hint=name)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _day(value: Any) -> str:
+    return value.isoformat()[:16].replace("T", " ") if isinstance(value, datetime) else "…"
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, default=lambda v: v.isoformat() if hasattr(v, "isoformat") else str(v))
+
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--as-of", "as_of", default=None, help="Facts valid at this time (default: now).")
+@click.option("--history", is_flag=True, help="Every version, current or not.")
+@click.option("--predicate", default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def facts(user, as_of, history, predicate, as_json) -> None:
+    """The user's current facts, the facts valid at --as-of, or the whole --history."""
+    from .history import facts_as_of
+
+    with connect() as g:
+        if not g.read("stats", user_id=user)[0]["users"]:
+            raise UnknownUser(f"no memory for user {user!r}")
+        rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
+                           history=history)
+    if as_json:
+        click.echo(_dump(rows))
+        return
+    for r in rows:
+        until = _day(r["valid_until"]) if r["valid_until"] else "now"
+        click.echo(f"{r['status']:<10} {_day(r['valid_from'])} → {until:<16} {r['text']}  "
+                   f"[{', '.join(r['turn_ids'])}]")
+    if not rows:
+        click.echo("no facts")
+
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--entity", default=None, help="Only facts about this entity (name or alias).")
+@click.option("--predicate", default=None, help="Only this predicate (or predicate family).")
+@click.option("--since", default=None)
+@click.option("--until", default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def timeline(user, entity, predicate, since, until, as_json) -> None:
+    """The ordered history of facts, with intervals, status and source turn."""
+    from .history import timeline as read_timeline
+
+    with connect() as g:
+        if not g.read("stats", user_id=user)[0]["users"]:
+            raise UnknownUser(f"no memory for user {user!r}")
+        rows = read_timeline(g, user, entity=entity, predicate=predicate,
+                             since=_parse_when(since, "--since"),
+                             until=_parse_when(until, "--until"))
+    if as_json:
+        click.echo(_dump(rows))
+        return
+    for r in rows:
+        when = _day(r["occurred_start"] or r["mentioned_at"])
+        until_txt = _day(r["valid_until"]) if r["valid_until"] else "now"
+        change = "".join(f" {c['type']} {c['id']}" for c in r["changes"])
+        click.echo(f"{when}  {r['status']:<10} {r['text']}")
+        click.echo(f"{'':18}valid {_day(r['valid_from'])} → {until_txt}; from "
+                   f"{r['session_id']} turn {r['turn_id']}; {r['id']}{change}")
+    if not rows:
+        click.echo("no facts")
+
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.argument("node_id")
+@_fail_cleanly
+def inspect(user, as_json, node_id) -> None:
+    """A memory card for a fact, piece, turn or entity (graphmem id, source turn id or name)."""
+    from .history import inspect as read_card
+
+    with connect() as g:
+        card = read_card(g, user, node_id)
+    if as_json:
+        click.echo(_dump(card))
+        return
+    click.echo(_render_card(card))
+
+
+def _render_card(card: dict[str, Any]) -> str:
+    out: list[str] = []
+    if card["type"] == "fact":
+        f = card["fact"]
+        out.append(f"FactEvent {f['id']}: {f['text']}")
+        out.append(f"  kind={f.get('kind')} predicate={f.get('predicate')} value={f.get('value')!r}"
+                   f" modality={f.get('modality')} status={f.get('status')}")
+        out.append(f"  mentioned {_day(f.get('mentioned_at'))}; occurred "
+                   f"{_day(f.get('occurred_start'))} → {_day(f.get('occurred_end'))}"
+                   f"{' (' + f['time_text'] + ')' if f.get('time_text') else ''}; valid "
+                   f"{_day(f.get('valid_from'))} → "
+                   f"{_day(f['valid_until']) if f.get('valid_until') else 'now'}")
+        for r in card["roles"]:
+            out.append(f"  role {r['role']}: {r['entity']} ({r['type']})")
+        for c in card["changes"]:
+            arrow = "→" if c["direction"] == "out" else "←"
+            out.append(f"  {arrow} {c['type']} {c['id']} [{c['status']}] {c['text']}"
+                       f" (at {_day(c['at'])}, decided by {c['decided_by']})")
+        for src in card["sources"]:
+            out.append(f"  source: session {src['session_id']} ({_day(src['session_time'])}), "
+                       f"turn {src['turn_id']} ({src['speaker'] or src['role']}):")
+            out.append(f"    …{src['before']}>>>{src['span']}<<<{src['after']}…")
+    elif card["type"] == "entity":
+        e = card["entity"]
+        out.append(f"Entity {e['id']}: {e['name']} ({e.get('type')}); aliases: "
+                   f"{', '.join(e.get('aliases') or [])}")
+        for f in card["facts"]:
+            out.append(f"  {f['role']:<10} [{f['status']}] {f['text']}  {f['id']}")
+    elif card["type"] in ("turn", "piece"):
+        t = card["turn"]
+        out.append(f"Turn {t['source_id']} ({t.get('speaker') or t['role']}) in session "
+                   f"{card['session_id']} at {_day(card['session_time'])}; previous "
+                   f"{card['prev_turn']}, next {card['next_turn']}")
+        if card["type"] == "piece":
+            p = card["piece"]
+            text = t["text"]
+            out.append(f"  piece {p['id']} [{p['start']}:{p['end']}]: "
+                       f"…{text[max(0, p['start'] - 120):p['start']]}>>>{p['text']}<<<"
+                       f"{text[p['end']:p['end'] + 120]}…")
+        else:
+            out.append("  " + t["text"])
+        for f in card["facts"]:
+            out.append(f"  fact [{f['status']}] {f['text']}  {f['id']}")
+    else:
+        out.append(f"{card['type']} {card['id']}")
+    return "\n".join(out)
+
+
 # --- bench -------------------------------------------------------------------------------------
 
 
@@ -293,9 +445,10 @@ def bench() -> None:
 @click.option("--limit", type=int, default=None, help="At most N users.")
 @click.option("--keep", is_flag=True, help="Keep the ingested users (default: forget them after).")
 @click.option("--prefix", default=None, help="User id prefix (default: bench-<unix time>-).")
+@click.option("--no-currency", is_flag=True, help="Skip currency maintenance (for comparison).")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def bench_ingest(path, limit, keep, prefix, as_json) -> None:
+def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
     """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
     from tqdm import tqdm
 
@@ -311,7 +464,10 @@ def bench_ingest(path, limit, keep, prefix, as_json) -> None:
         bar.update(r.sessions + r.sessions_unchanged)
         bar.set_postfix(turns_s=f"{turns / (time.perf_counter() - started):.0f}")
 
-    res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick)
+    from .ingest import IngestOptions
+
+    res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
+                           options=IngestOptions(currency=not no_currency))
     bar.close()
     out = {**res.__dict__, "turns_per_s": round(res.turns_per_s, 1),
            "minutes": round(res.seconds / 60, 2)}

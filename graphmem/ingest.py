@@ -12,6 +12,7 @@ from typing import Any
 
 from graphmem.cypher import query
 
+from .currency import is_retraction, maintain_currency, slot_key
 from .db import Graph
 from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
@@ -32,6 +33,7 @@ class IngestOptions:
     embed_facts: bool = True
     embed_pieces: bool = False
     embed_entities: bool = False
+    currency: bool = True  # maintain SUPERSEDES / UPDATES / CONTRADICTS at write time
     batch_sessions: int = 32  # sessions planned and embedded together, then written one by one
     verbose: bool = False
 
@@ -116,8 +118,9 @@ class Ingestor:
     def plan_session(self, user_id: str, session: SessionRecord) -> _Plan:
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
-        t_s = session.started_at if session.started_at.tzinfo else session.started_at.replace(
-            tzinfo=UTC)
+        # Stored as a fixed UTC offset everywhere (see currency.slot_fact_from_row).
+        t_s = (session.started_at if session.started_at.tzinfo
+               else session.started_at.replace(tzinfo=UTC)).astimezone(UTC)
         session_id = stable_id("session", user_id, session.source_id)
         report = IngestReport(sessions=1)
         turns, links, pieces, facts = [], [], [], []
@@ -146,7 +149,7 @@ class Ingestor:
                             report.rejections.append(
                                 Rejection(source_id, cand.predicate, cand.support, str(why)))
                         continue
-                    facts.append(self._fact_row(user_id, turn_id, piece, cand, start, t_s,
+                    facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, t_s,
                                                 entities, roles, relations))
         report.turns = len(turns)
         report.pieces = len(pieces)
@@ -157,14 +160,16 @@ class Ingestor:
         return _Plan(session_row, turns, links, pieces, facts, list(entities.values()), roles,
                      relations, report)
 
-    def _fact_row(self, user_id: str, turn_id: str, piece: MessagePiece, cand: FactCandidate,
+    def _fact_row(self, user_id: str, turn_id: str, turn_idx: int, piece: MessagePiece,
+                  cand: FactCandidate,
                   start: int, t_s: datetime, entities: dict[str, dict[str, Any]],
                   roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
         fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
         prefer = "future" if cand.modality == "planned" else "past"
         when = (resolve_time_expression(cand.time_text, t_s, prefer=prefer)
                 if cand.time_text else None)
-        occurred_start = when.start if when and when.resolved else None
+        occurred_start = when.start.astimezone(UTC) if when and when.start else None
+        occurred_end = when.end.astimezone(UTC) if when and when.end else None
         subject_key = user_id if is_self(cand.subject) else None
         object_key = None
         for role in cand.roles:
@@ -186,13 +191,16 @@ class Ingestor:
                               "predicate": cand.predicate, "fact_id": fact_id})
         subject = "user" if is_self(cand.subject) else normalise_name(cand.subject)
         return {
-            "id": fact_id, "turn_id": turn_id, "kind": cand.kind, "predicate": cand.predicate,
-            "slot": f"{subject}|{cand.predicate}", "value": cand.value, "subject": subject,
+            "id": fact_id, "turn_id": turn_id, "turn_idx": turn_idx, "span_start": start,
+            "kind": cand.kind,
+            "predicate": cand.predicate, "value": cand.value, "subject": subject,
+            "slot": slot_key(subject, cand.predicate, cand.value, cand.modality),
             "text": cand.text, "support": cand.support, "modality": cand.modality,
+            "retraction": cand.modality == "negated" and is_retraction(piece.text),
             "mentioned_at": t_s, "time_text": cand.time_text,
             "time_resolved": bool(when and when.resolved) if cand.time_text else None,
             "occurred_start": occurred_start,
-            "occurred_end": when.end if when and when.resolved else None,
+            "occurred_end": occurred_end,
             "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
             "piece_ids": [piece.id], "embedding": None,
         }
@@ -239,6 +247,10 @@ class Ingestor:
                 tx.run(query("ingest_roles"), roles=plan.roles).consume()
             if plan.relations:
                 tx.run(query("ingest_relations"), relations=plan.relations).consume()
+            if self.options.currency:
+                slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
+                if slots:
+                    maintain_currency(tx, user_id, slots)
 
         with self.graph.session() as s:
             s.execute_write(work)

@@ -15,19 +15,11 @@ from graphmem.ingest import IngestOptions, Ingestor
 from graphmem.loaders import load
 from graphmem.memory import Memory
 from graphmem.models import FactCandidate, SessionRecord, Transcript, TurnRecord
+from tests.helpers import FakeVectors
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "graphmem" / "samples" / "sample.jsonl"
 LOCOMO = ROOT.parent / "shared" / "data" / "locomo" / "locomo10.json"
-
-
-class FakeVectors:
-    """A deterministic embedder for write-path tests (vector search is tested elsewhere)."""
-
-    dimensions = 384
-
-    def embed(self, texts):
-        return [[1.0] + [((hash(t) >> i) & 1) * 0.01 for i in range(383)] for t in texts]
 
 
 def _as_user(user_id: str, path: Path = SAMPLE):

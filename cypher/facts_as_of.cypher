@@ -1,0 +1,15 @@
+// One user's facts valid at $as_of (null = now: the current facts), or every version ($history).
+MATCH (f:FactEvent {user_id: $user_id})
+WHERE ($predicate IS NULL OR f.predicate = $predicate)
+  AND ($history
+       OR ($as_of IS NULL AND f.status = 'active')
+       OR ($as_of IS NOT NULL AND f.status <> 'invalid' AND f.valid_from <= $as_of
+           AND (f.valid_until IS NULL OR f.valid_until > $as_of)))
+OPTIONAL MATCH (f)-[:DERIVED_FROM]->(:MessagePiece)<-[:HAS_PIECE]-(t:Turn)
+WITH f, collect(DISTINCT t.source_id) AS turn_ids
+RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
+       f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
+       f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
+       f.valid_from AS valid_from, f.valid_until AS valid_until, turn_ids
+ORDER BY coalesce(f.valid_from, f.mentioned_at), f.mentioned_at, f.turn_idx
+LIMIT $limit

@@ -1,0 +1,20 @@
+// The ordered history of one user's facts, optionally about one entity / predicate / period.
+MATCH (f:FactEvent {user_id: $user_id})
+WHERE ($predicate IS NULL OR f.predicate = $predicate OR f.predicate STARTS WITH $predicate + ':')
+  AND ($since IS NULL OR coalesce(f.occurred_start, f.mentioned_at) >= $since)
+  AND ($until IS NULL OR coalesce(f.occurred_start, f.mentioned_at) < $until)
+  AND ($entity IS NULL OR EXISTS {
+        MATCH (f)-[:HAS_ROLE]->(e:Entity)
+        WHERE e.user_id = $user_id AND (e.norm_name = $entity OR $entity IN [a IN e.aliases | toLower(a)])
+      })
+OPTIONAL MATCH (f)-[:DERIVED_FROM]->(p:MessagePiece)<-[:HAS_PIECE]-(t:Turn)<-[:HAS_TURN]-(s:Session)
+OPTIONAL MATCH (f)-[c:SUPERSEDES|UPDATES|CONTRADICTS]->(old:FactEvent)
+WITH f, t, s, collect(DISTINCT {type: type(c), id: old.id}) AS changes
+RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
+       f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
+       f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
+       f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
+       t.source_id AS turn_id, s.source_id AS session_id,
+       [x IN changes WHERE x.id IS NOT NULL] AS changes
+ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx
+LIMIT $limit

@@ -1,0 +1,215 @@
+"""Currency: which facts of a slot are current, which were superseded, and their validity intervals.
+
+A slot is what facts compete for: (subject, predicate) for single-valued predicates such as
+`lives_in`, or (subject, preference, value) for stances such as liking spicy food. The whole
+history of a slot is re-decided from its facts every time one arrives, sorted by effective time
+(occurrence when known, else mention), so ingesting sessions in any order ends in the same state.
+Nothing is deleted: losers are closed (`valid_until`) and linked by SUPERSEDES / UPDATES /
+CONTRADICTS edges from the newer fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .entities import normalise_name
+
+# Predicates with one value at a time: a different value replaces the old one.
+SINGLE_VALUED = frozenset({
+    "lives_in", "works_at", "occupation", "studies_at", "studies", "major", "diet",
+    "marital_status", "employment_status", "age", "spouse", "partner", "fiance", "boss",
+    "drives", "reading", "pregnancy",
+})
+SINGLE_VALUED_PREFIXES = ("favorite_", "does:")
+# Quantities: a new number UPDATES the old one; "+1" adds to it.
+QUANTITY_PREFIXES = ("owns_count:", "count:")
+# Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
+STANCE = {"likes": "+", "dislikes": "-", "reduces": "-"}
+VALUE_KEYED = frozenset({"uses", "owns"})
+VALUE_KEYED_PREFIXES = ("owns:",)
+COMPETING_MODALITIES = frozenset({"asserted", "negated"})
+
+_RETRACTION = re.compile(
+    r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
+    r"was wrong|not true|scratch that)\b", re.IGNORECASE)
+_RELATIVE = re.compile(r"^\+(\d+)$")
+
+
+def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
+    """The slot a fact competes in, or None when it competes with nothing (events, plans…)."""
+    if modality not in COMPETING_MODALITIES:
+        return None
+    if predicate in STANCE:
+        return f"{subject}|stance|{normalise_name(value or '')}" if value else None
+    if predicate in VALUE_KEYED or predicate.startswith(VALUE_KEYED_PREFIXES):
+        return f"{subject}|{predicate}|{normalise_name(value or '')}" if value else None
+    if (predicate in SINGLE_VALUED or predicate.startswith(SINGLE_VALUED_PREFIXES)
+            or predicate.startswith(QUANTITY_PREFIXES)):
+        return f"{subject}|{predicate}"
+    return None
+
+
+@dataclass
+class SlotFact:
+    """The fields of a stored fact that currency needs."""
+
+    id: str
+    predicate: str
+    value: str | None
+    modality: str
+    mentioned_at: datetime
+    occurred_start: datetime | None = None
+    turn_idx: int = 0
+    span_start: int = 0  # where in the turn it was said: orders statements within one turn
+    retraction: bool = False  # "Actually, I don't live in Denver": the old fact never held
+
+    @property
+    def effective(self) -> datetime:
+        return self.occurred_start or self.mentioned_at
+
+    @property
+    def is_quantity(self) -> bool:
+        return self.predicate.startswith(QUANTITY_PREFIXES)
+
+    def state(self) -> str:
+        """What the fact says holds: comparable across the facts of one slot."""
+        if self.predicate in STANCE:
+            sign = STANCE[self.predicate]
+            if self.modality == "negated":
+                sign = "-" if sign == "+" else "+"
+            return sign
+        value = normalise_name(self.value or "")
+        return f"not:{value}" if self.modality == "negated" else value
+
+
+@dataclass
+class FactDecision:
+    id: str
+    status: str  # active | superseded | invalid
+    valid_from: datetime
+    valid_until: datetime | None = None
+    quantity: float | None = None
+
+
+@dataclass
+class Link:
+    source: str  # the newer fact
+    target: str  # the fact it supersedes / updates / contradicts
+    type: str  # SUPERSEDES | UPDATES | CONTRADICTS
+    at: datetime
+
+
+@dataclass
+class SlotDecision:
+    facts: list[FactDecision] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+
+
+def _asserted_state(fact: SlotFact) -> str:
+    """The state a retraction takes back: "not Portland" retracts "Portland"."""
+    return SlotFact(fact.id, fact.predicate, fact.value, "asserted", fact.mentioned_at).state()
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def decide_slot(facts: list[SlotFact]) -> SlotDecision:
+    """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
+    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, f.turn_idx,
+                                           f.span_start, f.id))
+    out = SlotDecision()
+    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+    # Retractions first: the retracted fact never held, so it leaves the chain entirely.
+    retracted: set[str] = set()
+    for i, fact in enumerate(ordered):
+        if not (fact.retraction and fact.modality == "negated"):
+            continue
+        target = next((f for f in reversed(ordered[:i]) if f.modality == "asserted"
+                       and f.id not in retracted and f.state() == _asserted_state(fact)), None)
+        if target is not None:
+            retracted.add(target.id)
+            t = decisions[target.id]
+            t.status, t.valid_until = "invalid", t.valid_from
+            out.links.append(Link(fact.id, target.id, "CONTRADICTS", fact.effective))
+    current: list[SlotFact] = []  # the facts whose (shared) state holds now
+    quantity: float | None = None
+    for fact in ordered:
+        if fact.id in retracted or fact.retraction:
+            continue
+        d = decisions[fact.id]
+        if fact.is_quantity:
+            rel = _RELATIVE.match(fact.value or "")
+            d.quantity = (quantity or 0) + float(rel.group(1)) if rel else _number(fact.value)
+        if not current:
+            current, quantity = [fact], d.quantity
+            continue
+        head = current[-1]
+        if (fact.modality == "negated" and fact.value and head.modality == "asserted"
+                and not fact.is_quantity and fact.predicate not in STANCE
+                and normalise_name(fact.value) != normalise_name(head.value or "")):
+            continue  # "I left Acme" says nothing about the current value "Boeing"
+        same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
+            fact.state() == head.state())
+        if same_state:
+            current.append(fact)  # a reaffirmation: it holds together with the earlier ones
+            continue
+        # Two different values asserted for the same moment: no order settles it.
+        simultaneous = (fact.effective == head.effective and fact.occurred_start is None
+                        and fact.modality == head.modality == "asserted")
+        kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
+        for old_fact in current:
+            old = decisions[old_fact.id]
+            old.status, old.valid_until = "superseded", fact.effective
+            out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
+        current, quantity = [fact], d.quantity
+    out.facts = [decisions[f.id] for f in ordered]
+    return out
+
+
+def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
+    def native(value: Any) -> Any:
+        # Always a fixed UTC offset: Neo4j orders equal instants with a named zone ("[UTC]")
+        # after those with an offset, so mixing the two would break interval boundaries.
+        value = value.to_native() if hasattr(value, "to_native") else value
+        return value.astimezone(UTC) if value is not None else None
+
+    return SlotFact(id=row["id"], predicate=row["predicate"], value=row["value"],
+                    modality=row["modality"], mentioned_at=native(row["mentioned_at"]),
+                    occurred_start=native(row["occurred_start"]), turn_idx=row["turn_idx"] or 0,
+                    span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")))
+
+
+def is_retraction(text: str) -> bool:
+    """Does the sentence take something back ("actually", "correction", "I misspoke")?"""
+    return bool(_RETRACTION.search(text))
+
+
+DECIDED_BY_RULES = "rules"
+
+
+def maintain_currency(tx: Any, user_id: str, slots: list[str],
+                      decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
+    """Re-decide the given slots inside the caller's (session) transaction."""
+    from graphmem.cypher import query
+
+    by_slot: dict[str, list[SlotFact]] = {}
+    for row in tx.run(query("currency_slot_facts"), user_id=user_id, slots=slots):
+        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row.data()))
+    total = SlotDecision()
+    for facts in by_slot.values():
+        d = decide_slot(facts)
+        total.facts += d.facts
+        total.links += d.links
+    tx.run(query("currency_apply"), user_id=user_id, decided_by=decided_by,
+           facts=[vars(f) for f in total.facts]).consume()
+    if total.links:
+        tx.run(query("currency_link"), user_id=user_id, decided_by=decided_by,
+               links=[vars(x) for x in total.links]).consume()
+    return total

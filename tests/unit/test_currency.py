@@ -1,0 +1,111 @@
+import itertools
+from datetime import UTC, datetime
+
+from graphmem.currency import SlotFact, decide_slot, is_retraction, slot_key
+
+
+def dt(m, d=1):
+    return datetime(2024, m, d, tzinfo=UTC)
+
+
+def fact(id_, pred, value, mentioned, modality="asserted", occurred=None, support="", idx=0,
+         pos=0):
+    return SlotFact(id_, pred, value, modality, mentioned, occurred, idx, pos,
+                    is_retraction(support))
+
+
+def by_id(decision):
+    return {f.id: f for f in decision.facts}
+
+
+def test_slot_keys():
+    assert slot_key("user", "lives_in", "Denver", "asserted") == "user|lives_in"
+    assert slot_key("user", "lives_in", "Denver", "hypothetical") is None
+    assert slot_key("user", "likes", "Spicy food", "asserted") == "user|stance|spicy food"
+    assert slot_key("user", "reduces", "spicy food", "asserted") == "user|stance|spicy food"
+    assert slot_key("user", "went_to", "the dentist", "asserted") is None
+    assert slot_key("user", "owns_count:cat", "2", "asserted") == "user|owns_count:cat"
+    assert slot_key("user", "favorite_restaurant", "Canlis", "asserted") == \
+        "user|favorite_restaurant"
+
+
+def test_city_move_supersedes_and_closes_interval():
+    d = decide_slot([fact("a", "lives_in", "Denver", dt(1, 10)),
+                     fact("b", "lives_in", "Seattle", dt(4, 2), occurred=dt(3, 30))])
+    f = by_id(d)
+    assert f["a"].status == "superseded" and f["a"].valid_until == dt(3, 30)
+    assert f["b"].status == "active" and f["b"].valid_from == dt(3, 30)
+    assert [(x.source, x.target, x.type) for x in d.links] == [("b", "a", "SUPERSEDES")]
+
+
+def test_favourite_changes_twice_and_reaffirmation_adds_nothing():
+    facts = [fact("a", "favorite_restaurant", "Sushi Den", dt(1)),
+             fact("b", "favorite_restaurant", "Canlis", dt(3)),
+             fact("c", "favorite_restaurant", "Canlis", dt(4)),
+             fact("d", "favorite_restaurant", "Pike Place Chowder", dt(6))]
+    d = decide_slot(facts)
+    f = by_id(d)
+    assert [f[k].status for k in "abcd"] == ["superseded", "superseded", "superseded", "active"]
+    assert [(x.source, x.target, x.type) for x in d.links] == [
+        ("b", "a", "SUPERSEDES"), ("d", "b", "SUPERSEDES"), ("d", "c", "SUPERSEDES")]
+    assert f["b"].valid_until == dt(6)
+
+
+def test_count_updates_with_relative_increment():
+    d = decide_slot([fact("a", "owns_count:cat", "2", dt(1)),
+                     fact("b", "owns_count:cat", "+1", dt(4))])
+    f = by_id(d)
+    assert f["b"].quantity == 3 and f["a"].quantity == 2
+    assert f["a"].status == "superseded"
+    assert [(x.source, x.type) for x in d.links] == [("b", "UPDATES")]
+
+
+def test_preference_reversal():
+    d = decide_slot([fact("a", "likes", "spicy food", dt(2)),
+                     fact("b", "reduces", "spicy food", dt(6))])
+    assert by_id(d)["a"].status == "superseded"
+    assert d.links[0].type == "SUPERSEDES"
+
+
+def test_retraction_invalidates_and_restores_the_previous_value():
+    d = decide_slot([fact("s", "lives_in", "Seattle", dt(1)),
+                     fact("a", "lives_in", "Portland", dt(2)),
+                     fact("b", "lives_in", "Portland", dt(3), modality="negated",
+                          support="Actually, I don't live in Portland")])
+    f = by_id(d)
+    assert f["a"].status == "invalid" and f["a"].valid_until == f["a"].valid_from
+    assert f["s"].status == "active" and f["s"].valid_until is None
+    assert [(x.source, x.target, x.type) for x in d.links] == [("b", "a", "CONTRADICTS")]
+
+
+def test_quit_then_start_in_one_turn_is_an_ordered_change_not_a_conflict():
+    d = decide_slot([fact("a", "works_at", "Acme", dt(1)),
+                     fact("q", "works_at", "Acme", dt(4), modality="negated", idx=3),
+                     fact("b", "works_at", "Boeing", dt(4), idx=3, pos=35)])
+    d.links.sort(key=lambda x: x.source)
+    f = by_id(d)
+    assert [f[k].status for k in "aqb"] == ["superseded", "superseded", "active"]
+    assert {x.type for x in d.links} == {"SUPERSEDES"}
+
+
+def test_same_moment_conflict_is_a_contradiction_later_mention_wins():
+    d = decide_slot([fact("a", "works_at", "Acme", dt(1), idx=1),
+                     fact("b", "works_at", "Initech", dt(1), idx=3)])
+    f = by_id(d)
+    assert f["b"].status == "active" and f["a"].status == "superseded"
+    assert d.links[0].type == "CONTRADICTS" and d.links[0].source == "b"
+
+
+def test_quitting_another_employer_does_not_end_the_current_job():
+    d = decide_slot([fact("a", "works_at", "Boeing", dt(4)),
+                     fact("b", "works_at", "Acme", dt(5), modality="negated")])
+    assert by_id(d)["a"].status == "active" and d.links == []
+
+
+def test_order_independent():
+    facts = [fact("a", "lives_in", "Denver", dt(1)), fact("b", "lives_in", "Seattle", dt(4)),
+             fact("c", "lives_in", "Portland", dt(8)), fact("d", "lives_in", "Seattle", dt(10))]
+    reference = decide_slot(facts)
+    for perm in itertools.permutations(facts):
+        got = decide_slot(list(perm))
+        assert got.facts == reference.facts and got.links == reference.links
