@@ -107,6 +107,32 @@ def neo4j_status(as_json: bool) -> None:
         sys.exit(3)
 
 
+@neo4j.command("browser")
+@click.option("--style", "show", flag_value="style", help="Print the Browser style (GraSS).")
+@click.option("--queries", "show", flag_value="queries", help="Print the ready queries.")
+@_fail_cleanly
+def neo4j_browser(show) -> None:
+    """How to look at memory graphs in Neo4j Browser: URL, style, ready queries."""
+    from importlib import resources
+
+    files = resources.files("graphmem").joinpath("browser")
+    if show == "style":
+        click.echo(files.joinpath("graphmem.grass").read_text())
+        return
+    if show == "queries":
+        click.echo(files.joinpath("queries.cypher").read_text())
+        return
+    settings = Settings.from_env()
+    st = localneo4j.status(settings.local)
+    url = st.state.browser_url if st.running and st.state else "(start it: graphmem neo4j start)"
+    click.echo(f"Neo4j Browser: {url}")
+    click.echo(f"Style:   drag {files.joinpath('graphmem.grass')} onto the Browser window,")
+    click.echo("         or run  :style  followed by the output of `graphmem neo4j browser --style`.")
+    click.echo(f"Queries: {files.joinpath('queries.cypher')}")
+    click.echo("         (`graphmem neo4j browser --queries`; set the user first: "
+               ":param user => 'demo')")
+
+
 # --- schema ----------------------------------------------------------------------------------
 
 

@@ -175,3 +175,21 @@ def test_timeline_since_until(graph, user_id):
     rows = timeline(graph, user_id, since=dt(2024, 3, 1), until=dt(2024, 5, 1))
     assert rows and all(dt(2024, 3, 1) <= (r["occurred_start"] or r["mentioned_at"])
                         < dt(2024, 5, 1) for r in rows)
+
+
+def test_browser_queries_run_and_show_the_chains(graph, user_id):
+    from importlib import resources
+
+    _ingest(graph, user_id)
+    text = resources.files("graphmem").joinpath("browser/queries.cypher").read_text()
+    statements = [s.strip() for s in text.split(";") if "MATCH" in s]
+    assert len(statements) >= 5
+    params = {"user": user_id, "session": "s3", "predicate": "lives_in"}
+    counts = []
+    with graph.session(read_only=True) as s:
+        for st in statements:
+            counts.append(len(s.run(st, params).data()))
+    assert all(c > 0 for c in counts), counts
+    grass = resources.files("graphmem").joinpath("browser/graphmem.grass").read_text()
+    for label in ("FactEvent", "MessagePiece", "Entity", "SUPERSEDES", "UPDATES", "CONTRADICTS"):
+        assert f".{label} {{" in grass
