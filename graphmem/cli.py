@@ -285,26 +285,51 @@ def forget(user, yes) -> None:
 
 @main.command()
 @click.option("--user", required=True, help="Whose memory to search.")
+@click.option("--question-date", default=None, help="'Now' for the question (default: now).")
+@click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("--preset", default="fused", show_default=True,
+              type=click.Choice(["fused", "graph", "bm25", "dense", "rank-bm25"]))
+@click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
 @click.argument("query")
 @_fail_cleanly
-def search(user, k, as_json, query) -> None:
+def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
     """Search one user's memory and print ranked evidence with its source turn ids."""
     from .memory import Memory
 
     with connect() as g:
         mem = Memory(g)
         mem.stats(user)  # unknown user -> clear error
-        results = mem.search(user, query, k=k)
+        res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
+                              as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
     if as_json:
-        click.echo(json.dumps([r.__dict__ for r in results]))
+        out: dict[str, Any] = {"results": [dict(vars(e), source_id=e.source_id) for e in res.evidence],
+                               "timings_ms": res.timings_ms}
+        if explain:
+            out["hits"] = [vars(h) for h in res.hits]
+        click.echo(_dump(out))
         return
-    if not results:
+    w = res.analysis.intent
+    if w.window or w.direction:
+        window = f"{_day(w.window[0])} → {_day(w.window[1])}" if w.window else None
+        click.echo(f"time intent: window={window} direction={w.direction} present={w.about_present}")
+    if not res.evidence:
         click.echo("no evidence found")
-    for i, r in enumerate(results, 1):
-        text = r.text if len(r.text) <= 200 else r.text[:197] + "..."
-        click.echo(f"{i:>2}. [{r.type}:{r.source_id}] {r.score:.2f} ({r.mentioned_at}) {text}")
+    for i, e in enumerate(res.evidence, 1):
+        text = " ".join(e.text.split())
+        text = text if len(text) <= 160 else text[:157] + "..."
+        status = f" [{e.status}]" if e.status and e.status != "active" else ""
+        click.echo(f"{i:>2}. {e.score:.2f} {e.type:<5} {','.join(e.source_turn_ids[:3]):<14} "
+                   f"{_day(e.mentioned_at)[:10]}{status} {text}")
+        if explain:
+            click.echo(f"      density={e.density:.2f} time_bonus={e.time_bonus:.2f} "
+                       f"tunnels={','.join(e.tunnels)} heads={len(e.heads)} id={e.id}")
+    if explain:
+        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in res.timings_ms.items()))
+        for tunnel in sorted({h.tunnel for h in res.hits}):
+            heads = sorted({(h.rank, h.head) for h in res.hits if h.tunnel == tunnel})
+            click.echo(f"  {tunnel}: {len(heads)} heads: " + "; ".join(x[1] for x in heads[:10]))
 
 
 # --- time: facts, timeline, inspect --------------------------------------------------------------

@@ -25,10 +25,10 @@ def terms(text: str) -> list[str]:
     return list(seen)[:MAX_TERMS]
 
 
-def user_scoped_query(text: str, user_id: str, field: str = "text") -> str | None:
+def user_scoped_query(text: str, user_id: str, fields: tuple[str, ...] = ("text",)) -> str | None:
     """`+user_id:"…" +(field:t1 field:t2 …)`, or None when the text has no searchable word."""
     words = terms(text)
     if not words:
         return None
-    body = " ".join(f"{field}:{escape(w)}" for w in words)
+    body = " ".join(f"{f}:{escape(w)}" for w in words for f in fields)
     return f'+user_id:"{escape(user_id)}" +({body})'

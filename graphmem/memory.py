@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import InputError, UnknownUser
+from .errors import UnknownUser
 from .extract import Extractor, OfflineExtractor
 from .ingest import IngestOptions, Ingestor, IngestReport
-from .lucene import user_scoped_query
 from .models import Evidence, Transcript
+from .retrieval import RetrievalConfig, Retriever, SearchResult
 
 
 class Memory:
@@ -22,6 +23,7 @@ class Memory:
         self.extractor = extractor or OfflineExtractor()
         self._embedder = embedder
         self.options = options or IngestOptions()
+        self._retriever: Retriever | None = None
 
     @property
     def embedder(self) -> Embedder:
@@ -32,16 +34,25 @@ class Memory:
     def ingest(self, transcripts: Iterable[Transcript]) -> IngestReport:
         return Ingestor(self.graph, self.extractor, self.embedder, self.options).ingest(transcripts)
 
-    def search(self, user_id: str, query: str, *, k: int = 10) -> list[Evidence]:
-        """Full-text (BM25) search over one user's turns."""
-        if not isinstance(query, str):
-            raise InputError("query must be text")
-        lucene = user_scoped_query(query, user_id)
-        if lucene is None:
-            return []
-        rows = self.graph.read("search_turns_fulltext", lucene=lucene, user_id=user_id,
-                               limit=max(k * 5, 50), k=k)
-        return [Evidence(tunnels=["bm25"], **row) for row in rows]
+    @property
+    def retriever(self) -> Retriever:
+        if self._retriever is None:
+            self._retriever = Retriever(self.graph, self.embedder)
+        return self._retriever
+
+    def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
+               as_of: datetime | None = None, k: int = 10,
+               config: RetrievalConfig | str = "fused") -> list[Evidence]:
+        """Ranked evidence (facts, pieces, turns) from one user's memory."""
+        return self.search_full(user_id, query, question_date=question_date, as_of=as_of, k=k,
+                                config=config).evidence
+
+    def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
+                    as_of: datetime | None = None, k: int = 10,
+                    config: RetrievalConfig | str = "fused") -> SearchResult:
+        """Like `search`, with the per-tunnel hits, the full turn ranking and timings."""
+        return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
+                                     k=k, config=config)
 
     def stats(self, user_id: str | None = None) -> dict[str, int]:
         row = self.graph.read("stats", user_id=user_id)[0]

@@ -95,14 +95,27 @@ class FactCandidate:
 
 @dataclass
 class Evidence:
-    """One ranked item of a search result."""
+    """One ranked item of a search result: a fact, a piece or a turn, with why it was found."""
 
     id: str
     type: str  # fact | piece | turn
     text: str
-    score: float
-    source_id: str | None = None  # the source's own turn id
-    session_source_id: str | None = None
-    role: str | None = None
-    mentioned_at: str | None = None
+    score: float  # conf = density + time bonus
+    density: float = 0.0
+    time_bonus: float = 0.0
     tunnels: list[str] = field(default_factory=list)
+    heads: list[str] = field(default_factory=list)
+    session_id: str | None = None  # the source's own session id
+    source_turn_ids: list[str] = field(default_factory=list)  # the source's own turn ids
+    role: str | None = None
+    mentioned_at: datetime | None = None
+    occurred_start: datetime | None = None
+    occurred_end: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    status: str | None = None  # facts: active | superseded | invalid
+    merged: list[str] = field(default_factory=list)  # near-duplicates folded into this item
+
+    @property
+    def source_id(self) -> str | None:
+        return self.source_turn_ids[0] if self.source_turn_ids else None

@@ -1,5 +1,9 @@
 """Shared test helpers."""
 
+from datetime import UTC, datetime
+
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+
 
 class FakeVectors:
     """A deterministic embedder for write-path tests (vector search is tested with MiniLM)."""
@@ -8,3 +12,36 @@ class FakeVectors:
 
     def embed(self, texts):
         return [[1.0] + [((hash(t) >> i) & 1) * 0.01 for i in range(383)] for t in texts]
+
+
+def dt(y, m, d, h=12):
+    return datetime(y, m, d, h, tzinfo=UTC)
+
+
+SCENARIO = [  # (session id, time, user turns)
+    ("s1", dt(2024, 1, 10), ["I live in Denver.", "I work at Acme Robotics.",
+                             "My favorite restaurant is Sushi Den.", "I have two cats.",
+                             "I love spicy food."]),
+    ("s2", dt(2024, 3, 5), ["My favorite restaurant is now Canlis."]),
+    ("s3", dt(2024, 4, 2), ["I moved to Seattle last weekend.",
+                            "I quit my job at Acme Robotics and I started working at Boeing.",
+                            "We adopted another cat two days ago."]),
+    ("s4", dt(2024, 6, 15), ["My favorite restaurant is Pike Place Chowder.",
+                             "I'm cutting down on spicy food, my stomach can't take it."]),
+    ("s5", dt(2024, 7, 1), ["I live in Portland."]),
+    ("s6", dt(2024, 7, 20), ["Actually, I don't live in Portland."]),
+]
+
+
+def _transcript(user_id, order=None):
+    sessions = []
+    for sid, when, texts in SCENARIO:
+        turns = []
+        for text in texts:
+            turns += [TurnRecord("user", text), TurnRecord("assistant", "Noted.")]
+        sessions.append(SessionRecord(sid, when, turns))
+    if order:
+        sessions = [sessions[i] for i in order]
+    return Transcript(user_id, sessions)
+
+

@@ -1,7 +1,6 @@
 """Currency in a real Neo4j: supersession chains, validity intervals, time travel, backfills."""
 
 import json
-from datetime import UTC, datetime
 
 from click.testing import CliRunner
 
@@ -9,39 +8,7 @@ from graphmem.cli import main
 from graphmem.history import facts_as_of, inspect, timeline
 from graphmem.ingest import IngestOptions
 from graphmem.memory import Memory
-from graphmem.models import SessionRecord, Transcript, TurnRecord
-from tests.helpers import FakeVectors
-
-
-def dt(y, m, d, h=12):
-    return datetime(y, m, d, h, tzinfo=UTC)
-
-
-SCENARIO = [  # (session id, time, user turns)
-    ("s1", dt(2024, 1, 10), ["I live in Denver.", "I work at Acme Robotics.",
-                             "My favorite restaurant is Sushi Den.", "I have two cats.",
-                             "I love spicy food."]),
-    ("s2", dt(2024, 3, 5), ["My favorite restaurant is now Canlis."]),
-    ("s3", dt(2024, 4, 2), ["I moved to Seattle last weekend.",
-                            "I quit my job at Acme Robotics and I started working at Boeing.",
-                            "We adopted another cat two days ago."]),
-    ("s4", dt(2024, 6, 15), ["My favorite restaurant is Pike Place Chowder.",
-                             "I'm cutting down on spicy food, my stomach can't take it."]),
-    ("s5", dt(2024, 7, 1), ["I live in Portland."]),
-    ("s6", dt(2024, 7, 20), ["Actually, I don't live in Portland."]),
-]
-
-
-def _transcript(user_id, order=None):
-    sessions = []
-    for sid, when, texts in SCENARIO:
-        turns = []
-        for text in texts:
-            turns += [TurnRecord("user", text), TurnRecord("assistant", "Noted.")]
-        sessions.append(SessionRecord(sid, when, turns))
-    if order:
-        sessions = [sessions[i] for i in order]
-    return Transcript(user_id, sessions)
+from tests.helpers import FakeVectors, _transcript, dt
 
 
 def _ingest(graph, user_id, order=None, currency=True):

@@ -1,0 +1,22 @@
+// BM25 tunnel: Lucene hits over one user's turns, pieces and facts (scoped inside Lucene by
+// user_id, then checked exactly). Each branch keeps its best $heads hits.
+CALL () {
+  CALL db.index.fulltext.queryNodes('turn_text', $lucene, {limit: $limit}) YIELD node, score
+  WITH node, score WHERE node.user_id = $user_id
+  RETURN 'turn' AS type, node.id AS id, score, node.id AS turn_id,
+         node.session_source_id AS session_source_id, node.idx AS idx
+  ORDER BY score DESC LIMIT $heads
+  UNION ALL
+  CALL db.index.fulltext.queryNodes('piece_text', $lucene, {limit: $limit}) YIELD node, score
+  WITH node, score WHERE node.user_id = $user_id
+  RETURN 'piece' AS type, node.id AS id, score, node.turn_id AS turn_id,
+         null AS session_source_id, null AS idx
+  ORDER BY score DESC LIMIT $heads
+  UNION ALL
+  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
+  WITH node, score WHERE node.user_id = $user_id
+  RETURN 'fact' AS type, node.id AS id, score, node.turn_id AS turn_id,
+         null AS session_source_id, null AS idx
+  ORDER BY score DESC LIMIT $heads
+}
+RETURN type, id, score, turn_id, session_source_id, idx

@@ -1,0 +1,42 @@
+// Graph tunnel. Heads: the user's entities and facts hit by the query. An entity head brings
+// the facts it plays a role in (direct) and, one relation-type hop away, its neighbours' facts
+// (derived); a fact head brings its currency chain (derived). Fan-out is capped per head, the
+// user's own node is never expanded (it is a hub), and each head keeps its $per_head hits most
+// similar to the query.
+CALL () {
+  CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: $limit}) YIELD node, score
+  WITH node AS e, score WHERE e.user_id = $user_id
+  ORDER BY score DESC LIMIT $entity_heads
+  CALL (e) {
+    MATCH (f:FactEvent)-[:HAS_ROLE]->(e)
+    WITH f LIMIT $fanout
+    RETURN f, true AS direct
+    UNION
+    MATCH (e)-[:RELATED*1..2]-(n:Entity)
+    WHERE n.user_id = $user_id AND n <> e
+    WITH DISTINCT n LIMIT $fanout
+    MATCH (f:FactEvent)-[:HAS_ROLE]->(n)
+    WITH f LIMIT $fanout
+    RETURN f, false AS direct
+  }
+  RETURN 'entity:' + e.name AS head, score AS head_score, f, direct
+  UNION ALL
+  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
+  WITH node AS h, score WHERE h.user_id = $user_id
+  ORDER BY score DESC LIMIT $fact_heads
+  CALL (h) {
+    RETURN h AS f, true AS direct
+    UNION
+    MATCH (h)-[:SUPERSEDES|UPDATES|CONTRADICTS*1..3]-(f:FactEvent)
+    WITH f LIMIT $fanout
+    RETURN f, false AS direct
+  }
+  RETURN 'fact:' + h.id AS head, score AS head_score, f, direct
+}
+WITH head, head_score, f, direct,
+     CASE WHEN $vector IS NULL OR f.embedding IS NULL THEN 0.0
+          ELSE vector.similarity.cosine(f.embedding, $vector) END AS sim
+ORDER BY head, direct DESC, sim DESC
+WITH head, head_score, collect({id: f.id, direct: direct, sim: sim, turn_id: f.turn_id})[..$per_head] AS hits
+UNWIND hits AS hit
+RETURN head, head_score, hit.id AS id, hit.direct AS direct, hit.sim AS sim, hit.turn_id AS turn_id

@@ -1,0 +1,100 @@
+"""Retrieve(q, M_u): three tunnels over one user's memory, fused by connection density."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..db import Graph
+from ..embed import Embedder
+from ..errors import InputError
+from ..models import Evidence
+from .config import PRESETS, RetrievalConfig, preset
+from .fusion import accumulate, fuse
+from .inprocess import InProcessBM25
+from .query import QueryAnalysis, analyse
+from .tunnels import TUNNEL_FUNCTIONS, Hit
+
+__all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
+
+MAX_QUERY_CHARS = 4000
+
+
+@dataclass
+class SearchResult:
+    evidence: list[Evidence]
+    turn_ranking: list[str]  # source turn ids in rank order (every candidate, not only top k)
+    analysis: QueryAnalysis
+    hits: list[Hit] = field(default_factory=list)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class Retriever:
+    def __init__(self, graph: Graph, embedder: Embedder | None):
+        self.graph = graph
+        self.embedder = embedder
+        self._inprocess = InProcessBM25(graph)
+
+    def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
+               as_of: datetime | None = None, k: int = 10,
+               config: RetrievalConfig | str = "fused") -> SearchResult:
+        cfg = preset(config) if isinstance(config, str) else config
+        if not isinstance(query, str) or not query.strip():
+            raise InputError("the query is empty")
+        query = query[:MAX_QUERY_CHARS]
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        q = analyse(query, question_date)
+        if cfg.in_process_bm25:
+            ranking = self._inprocess.rank(user_id, query)
+            timings["total"] = (time.perf_counter() - t0) * 1000
+            ev = [Evidence(id=d["id"], type="turn", text=d["text"], score=s, density=s,
+                           tunnels=["rank-bm25"], session_id=d["session_source_id"],
+                           source_turn_ids=[d["source_id"]], role="user",
+                           mentioned_at=d["mentioned_at"].to_native())
+                  for d, s in ranking[:k]]
+            return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
+        if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
+            if self.embedder is not None:
+                q.embedding = self.embedder.embed([query])[0]
+        timings["analyse"] = (time.perf_counter() - t0) * 1000
+        hits: list[Hit] = []
+        for name in cfg.tunnels:
+            t1 = time.perf_counter()
+            hits += TUNNEL_FUNCTIONS[name](self.graph, user_id, q, cfg)
+            timings[name] = (time.perf_counter() - t1) * 1000
+        t1 = time.perf_counter()
+        candidates = accumulate(hits, cfg)
+        details = self._details(user_id, candidates, as_of)
+        evidence = fuse(candidates, details, q.intent, cfg)
+        timings["fuse"] = (time.perf_counter() - t1) * 1000
+        timings["total"] = (time.perf_counter() - t0) * 1000
+        ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
+        return SearchResult(evidence[:k], ranking, q, hits, timings)
+
+    def _details(self, user_id: str, candidates: dict[str, Any],
+                 as_of: datetime | None) -> list[dict[str, Any]]:
+        by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
+        for c in candidates.values():
+            by_type[c.type].append(c.id)
+        rows = self.graph.read("evidence_details", user_id=user_id, turn_ids=by_type["turn"],
+                               piece_ids=by_type["piece"], fact_ids=by_type["fact"])
+        if as_of is None:
+            return rows
+        from ..history import _aware
+
+        at = _aware(as_of)
+        kept = []
+        for r in rows:
+            if r["mentioned_at"] is not None and r["mentioned_at"].to_native() > at:
+                continue  # the graph did not know it yet
+            if r["type"] == "fact":
+                vf, vu = r["valid_from"], r["valid_until"]
+                if r["status"] == "invalid" or (vf is not None and vf.to_native() > at) or (
+                        vu is not None and vu.to_native() <= at):
+                    continue
+                r = {**r, "status": "active"}  # it was the current version then
+            kept.append(r)
+        return kept

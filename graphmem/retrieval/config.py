@@ -1,0 +1,56 @@
+"""Every retrieval knob in one configuration object, with named presets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+TUNNELS = ("graph", "bm25", "dense")
+
+
+@dataclass(frozen=True)
+class Masses:
+    """Connection-density masses awarded per (tunnel, head, hit)."""
+
+    strong_direct: float = 0.4
+    weak_direct: float = 0.2
+    strong_derived: float = 0.1
+    weak_derived: float = 0.05
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    name: str = "fused"
+    tunnels: tuple[str, ...] = TUNNELS
+    strong_tunnels: tuple[str, ...] = ("graph", "bm25")  # the others count as weak
+    masses: Masses = field(default_factory=Masses)
+    heads: int = 10  # H: search heads per tunnel
+    per_head: int = 10  # K: hits kept per head after the per-head rerank
+    turn_window: int = 2  # a turn hit brings turns ±window of the same session
+    beta: float = 0.3  # time bonus for items overlapping the temporal window W
+    theta: float = 0.8  # cosine at or above which two items are near-duplicates and merge
+    graph_hops: int = 1  # relation-type expansion depth in the graph tunnel
+    entity_fanout: int = 50  # at most this many facts per entity head (hub protection)
+    fulltext_limit: int = 200  # Lucene candidates fetched before the user check
+    dense_min_cosine: float = 0.2  # dense neighbours below this are noise
+    validity_gate: bool = True
+    stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
+    in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
+
+    def with_(self, **changes: object) -> RetrievalConfig:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+PRESETS: dict[str, RetrievalConfig] = {
+    "fused": RetrievalConfig(),
+    "graph": RetrievalConfig(name="graph", tunnels=("graph",)),
+    "bm25": RetrievalConfig(name="bm25", tunnels=("bm25",)),
+    "dense": RetrievalConfig(name="dense", tunnels=("dense",)),
+    "rank-bm25": RetrievalConfig(name="rank-bm25", tunnels=(), in_process_bm25=True),
+}
+
+
+def preset(name: str) -> RetrievalConfig:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)}") from None

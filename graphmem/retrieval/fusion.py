@@ -1,0 +1,158 @@
+"""Validity gate, connection-density fusion, near-duplicate merge and the time bonus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from ..models import Evidence
+from .config import RetrievalConfig
+from .query import TemporalIntent
+from .tunnels import Hit
+
+_DAY = timedelta(days=1)
+
+
+@dataclass
+class Candidate:
+    id: str
+    type: str
+    density: float = 0.0
+    tunnels: set[str] = field(default_factory=set)
+    heads: set[str] = field(default_factory=set)
+    best_rank: int = 10**6
+    direct_score: float = 0.0  # the best tunnel score when hit directly (tie-break only)
+
+
+def mass(hit: Hit, cfg: RetrievalConfig) -> float:
+    strong = hit.tunnel in cfg.strong_tunnels
+    m = cfg.masses
+    if hit.direct:
+        return m.strong_direct if strong else m.weak_direct
+    return m.strong_derived if strong else m.weak_derived
+
+
+def accumulate(hits: list[Hit], cfg: RetrievalConfig) -> dict[str, Candidate]:
+    """Each distinct (tunnel, head, hit) awards its mass once; masses add across heads/tunnels."""
+    seen: set[tuple[str, str, str]] = set()
+    out: dict[str, Candidate] = {}
+    for h in hits:
+        key = (h.tunnel, h.head, h.id)
+        if key in seen:
+            continue
+        seen.add(key)
+        c = out.setdefault(h.id, Candidate(h.id, h.type))
+        c.density += mass(h, cfg)
+        c.tunnels.add(h.tunnel)
+        c.heads.add(h.head)
+        c.best_rank = min(c.best_rank, h.rank)
+        if h.direct:
+            c.direct_score = max(c.direct_score, h.score)
+    return out
+
+
+def _native(v: Any) -> Any:
+    return v.to_native() if hasattr(v, "to_native") else v
+
+
+def item_interval(row: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
+    """When the item happened: a fact's occurrence, else the day it was mentioned."""
+    start, end = row.get("occurred_start"), row.get("occurred_end")
+    if start is not None:
+        return start, end or start + _DAY
+    mentioned = row.get("mentioned_at")
+    return (mentioned, mentioned + _DAY) if mentioned is not None else (None, None)
+
+
+def overlaps(a: tuple[datetime | None, datetime | None], w: tuple[datetime, datetime]) -> bool:
+    return a[0] is not None and a[1] is not None and a[0] < w[1] and w[0] < a[1]
+
+
+def passes_validity_gate(row: dict[str, Any], intent: TemporalIntent) -> bool:
+    """The only hard filter: stale facts for present-tense questions, and facts whose known
+    validity cannot overlap the window."""
+    if row["type"] != "fact":
+        return True
+    if intent.about_present and intent.window is None and row.get("status") in ("superseded",
+                                                                                "invalid"):
+        return False
+    if row.get("status") == "invalid":
+        return False
+    if intent.window is not None and row.get("valid_from") is not None:
+        until = row.get("valid_until")
+        if row["valid_from"] >= intent.window[1] or (until is not None and until <= intent.window[0]):
+            return False
+    return True
+
+
+def merge_near_duplicates(ordered: list[dict[str, Any]], theta: float) -> list[dict[str, Any]]:
+    """Greedy in rank order: an item whose embedding has cosine ≥ θ with a kept item folds into
+    it (its density adds to the kept one; its id is remembered in `merged`)."""
+    kept: list[dict[str, Any]] = []
+    vectors: list[np.ndarray] = []
+    owners: list[int] = []
+    for row in ordered:
+        emb = row.get("embedding")
+        if emb is not None and vectors:
+            v = np.asarray(emb, dtype=np.float32)
+            sims = np.stack(vectors) @ v / (np.linalg.norm(v) + 1e-9)
+            j = int(np.argmax(sims))
+            if sims[j] >= theta:
+                target = kept[owners[j]]
+                target["density"] += row["density"]
+                target["merged"].append(row["id"])
+                target["merged_turns"].extend(row["source_turn_ids"])
+                continue
+        row["merged"], row["merged_turns"] = [], []
+        kept.append(row)
+        if emb is not None:
+            v = np.asarray(emb, dtype=np.float32)
+            vectors.append(v / (np.linalg.norm(v) + 1e-9))
+            owners.append(len(kept) - 1)
+    return kept
+
+
+def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
+         cfg: RetrievalConfig) -> list[Evidence]:
+    rows = []
+    for d in details:
+        d = {k: _native(v) for k, v in d.items()}
+        c = candidates.get(d["id"])
+        if c is None or (cfg.validity_gate and not passes_validity_gate(d, intent)):
+            continue
+        d.update(density=c.density, tunnels=sorted(c.tunnels), heads=sorted(c.heads),
+                 best_rank=c.best_rank, direct_score=c.direct_score)
+        if (d["type"] != "fact" and d.get("slot_facts") and d["slot_facts"] == d["stale_facts"]
+                and intent.about_present and intent.window is None):
+            d["density"] *= cfg.stale_penalty  # says only what is no longer true
+            d["status"] = "stale"
+        rows.append(d)
+    rows.sort(key=lambda r: (-r["density"], r["best_rank"], -r["direct_score"], r["id"]))
+    rows = merge_near_duplicates(rows, cfg.theta)
+    for r in rows:
+        r["time_bonus"] = (cfg.beta if intent.window is not None
+                           and overlaps(item_interval(r), intent.window) else 0.0)
+        r["conf"] = r["density"] + r["time_bonus"]
+
+    def when(r: dict[str, Any]) -> float:
+        t = item_interval(r)[0]
+        if t is None or intent.direction is None:
+            return 0.0
+        return -t.timestamp() if intent.direction == "near" else t.timestamp()
+
+    rows.sort(key=lambda r: (-round(r["conf"], 9), when(r), r["best_rank"], -r["direct_score"],
+                             r["id"]))
+    return [
+        Evidence(id=r["id"], type=r["type"], text=r["text"], score=round(r["conf"], 6),
+                 density=round(r["density"], 6), time_bonus=r["time_bonus"], tunnels=r["tunnels"],
+                 heads=r["heads"], session_id=r["session_source_id"],
+                 source_turn_ids=list(dict.fromkeys(r["source_turn_ids"] + r["merged_turns"])),
+                 role=r["role"], mentioned_at=r["mentioned_at"],
+                 occurred_start=r["occurred_start"], occurred_end=r["occurred_end"],
+                 valid_from=r["valid_from"], valid_until=r["valid_until"], status=r["status"],
+                 merged=r["merged"])
+        for r in rows
+    ]

@@ -1,0 +1,128 @@
+"""Query analysis: entity mentions, lexical keys, an embedding, and the temporal intent (W, δ)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from ..lucene import terms
+from ..temporal import find_time_expressions, resolve_time_expression
+
+_FAR = re.compile(r"\b(?:first|earliest|initially|originally|at first|began|start(?:ed)?|"
+                  r"before|prior to|used to|oldest)\b", re.I)
+_NEAR = re.compile(r"\b(?:latest|most recent(?:ly)?|recently|last|lately|now|currently|current|"
+                   r"these days|nowadays|anymore|still|newest|at the moment|today)\b", re.I)
+_PRESENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|at the moment|anymore|"
+                      r"still|today|present)\b", re.I)
+_PAST = re.compile(r"\b(?:did|was|were|had|used to|before|previously|originally|initially|"
+                   r"first|ago|last (?:week|month|year|time)|when|back then|formerly)\b", re.I)
+_MENTION = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w'’-]+(?:\s+(?:of|de|the|&)?\s*[A-Z][\w'’-]+)*)")
+STOPWORDS = frozenset("""a an the and or but if of at by for with about against between into through
+during before after above below to from up down in out on off over under again further then once
+here there when where why how all any both each few more most other some such no nor not only own
+same so than too very s t can will just don should now i me my myself we our ours ourselves you
+your yours yourself yourselves he him his himself she her hers herself it its itself they them
+their theirs themselves what which who whom this that these those am is are was were be been being
+have has had having do does did doing would could ought i'm you're he's she's it's we're they're
+i've you've we've they've i'd you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll
+isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't
+shouldn't can't cannot couldn't mustn't let's that's who's what's here's there's when's where's
+why's how's tell remind remember mentioned mention said say know""".split())
+QUESTION_WORDS = frozenset("what which who whom whose when where why how did do does is are was were "
+                           "can could would should have has had tell remind".split())
+
+
+# Question words that name a slot: a head on the facts of those predicates (prefixes allowed).
+SLOT_WORDS: dict[str, tuple[str, ...]] = {
+    r"\b(?:live|lives|living|reside|moved?|hometown|home|city|apartment|house)\b":
+        ("lives_in", "from", "grew_up_in"),
+    r"\b(?:work|works|working|job|employer|company|career|boss)\b":
+        ("works_at", "occupation", "employment_status", "boss"),
+    r"\b(?:study|studying|school|university|college|major|degree)\b":
+        ("studies_at", "studies", "major", "graduated_from"),
+    r"\bfavou?rite\b": ("favorite",),
+    r"\b(?:how many|number of|count)\b": ("owns_count:", "count:"),
+    r"\b(?:pets?|cats?|dogs?|kittens?|puppy|puppies)\b": ("owns_count:", "owns:"),
+    r"\b(?:like|likes|love|enjoy|prefer|hate|dislike|into)\b": ("likes", "dislikes", "reduces"),
+    r"\b(?:diet|vegetarian|vegan|eat|allergic|allergy)\b": ("diet", "dietary_restriction",
+                                                              "allergic_to"),
+    r"\b(?:married|wife|husband|partner|spouse|engaged)\b": ("spouse", "partner", "fiance",
+                                                              "marital_status"),
+    r"\b(?:drive|car)\b": ("drives",),
+    r"\b(?:read|reading|book)\b": ("reading",),
+}
+_SLOT_RES = [(re.compile(k, re.I), v) for k, v in SLOT_WORDS.items()]
+
+
+def slot_predicates(question: str) -> list[str]:
+    found: dict[str, None] = {}
+    for rx, preds in _SLOT_RES:
+        if rx.search(question):
+            found.update(dict.fromkeys(preds))
+    return list(found)
+
+
+@dataclass
+class TemporalIntent:
+    """W (a soft window, None when no cue) and δ (near→far, far→near, or None)."""
+
+    window: tuple[datetime, datetime] | None = None
+    direction: str | None = None  # "near" (latest first) | "far" (earliest first)
+    about_present: bool = False
+    cues: list[str] = field(default_factory=list)
+    vague: bool = False
+
+
+@dataclass
+class QueryAnalysis:
+    text: str
+    question_date: datetime
+    mentions: list[str]
+    keys: list[str]
+    intent: TemporalIntent
+    slots: list[str] = field(default_factory=list)  # predicates the question asks about
+    embedding: list[float] | None = None
+
+
+def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
+    intent = TemporalIntent()
+    starts, ends = [], []
+    for _s, _e, phrase in find_time_expressions(question):
+        resolved = resolve_time_expression(phrase, question_date)
+        intent.cues.append(phrase)
+        if resolved.resolved and resolved.start and resolved.end:
+            starts.append(resolved.start)
+            ends.append(resolved.end)
+            intent.vague = intent.vague or resolved.granularity == "range"
+    if starts:
+        intent.window = (min(starts), max(ends))
+    far, near = _FAR.search(question), _NEAR.search(question)
+    if far and not near:
+        intent.direction = "far"
+    elif near and not far:
+        intent.direction = "near"
+    elif far and near:
+        intent.direction = "far" if far.start() < near.start() else "near"
+    intent.about_present = bool(_PRESENT.search(question)) or (
+        intent.window is None and not _PAST.search(question))
+    return intent
+
+
+def entity_mentions(question: str) -> list[str]:
+    found = []
+    for m in _MENTION.finditer(question):
+        phrase = m.group(1)
+        if phrase.lower() not in QUESTION_WORDS and phrase.lower() not in STOPWORDS:
+            found.append(phrase)
+    return found
+
+
+def analyse(question: str, question_date: datetime | None = None) -> QueryAnalysis:
+    when = question_date or datetime.now(UTC)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    keys = [t for t in terms(question) if t not in STOPWORDS]
+    return QueryAnalysis(text=question, question_date=when, mentions=entity_mentions(question),
+                         keys=keys or terms(question), intent=temporal_intent(question, when),
+                         slots=slot_predicates(question))

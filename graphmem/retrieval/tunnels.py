@@ -1,0 +1,106 @@
+"""The three tunnels (graph, BM25, dense): each turns a query into (tunnel, head, hit) triples."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..db import Graph
+from ..lucene import user_scoped_query
+from ..models import stable_id
+from .config import RetrievalConfig
+from .query import QueryAnalysis
+
+
+@dataclass(frozen=True)
+class Hit:
+    tunnel: str
+    head: str
+    id: str
+    type: str  # fact | piece | turn
+    direct: bool
+    rank: int  # the head's rank within its tunnel (0 = best)
+    score: float  # the tunnel's own score for the head
+
+
+def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | None,
+                     window: int) -> list[str]:
+    """Ids of turns ±window around a turn: derivable, since turn ids are stable."""
+    if session_source_id is None or idx is None or window <= 0:
+        return []
+    return [stable_id("turn", user_id, session_source_id, k)
+            for k in range(max(1, idx - window), idx + window + 1) if k != idx]
+
+
+def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig) -> list[Hit]:
+    """Heads are the best rows across types (scores normalised per type); each head is a direct
+    hit and brings its parent turn (piece, fact) or its neighbour turns (turn) as derived hits."""
+    best: dict[str, float] = {}
+    for r in rows:
+        best[r["type"]] = max(best.get(r["type"], 0.0), r["score"] or 0.0)
+    for r in rows:
+        r["norm"] = (r["score"] or 0.0) / best[r["type"]] if best[r["type"]] else 0.0
+    heads = sorted(rows, key=lambda r: (-r["norm"], -(r["score"] or 0.0), r["id"]))[: cfg.heads]
+    hits: list[Hit] = []
+    for rank, r in enumerate(heads):
+        head = f"{tunnel}:{r['type']}:{r['id']}"
+        hits.append(Hit(tunnel, head, r["id"], r["type"], True, rank, r["score"] or 0.0))
+        if r["type"] in ("piece", "fact") and r["turn_id"]:
+            hits.append(Hit(tunnel, head, r["turn_id"], "turn", False, rank, r["score"] or 0.0))
+        if r["type"] == "turn":
+            for nid in _neighbour_turns(user_id, r["session_source_id"], r["idx"],
+                                        cfg.turn_window):
+                hits.append(Hit(tunnel, head, nid, "turn", False, rank, r["score"] or 0.0))
+    return hits
+
+
+def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+    lucene = user_scoped_query(" ".join(q.keys), user_id)
+    if lucene is None:
+        return []
+    rows = graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=cfg.fulltext_limit,
+                      heads=cfg.heads)
+    return _expand("bm25", rows, user_id, cfg)
+
+
+def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+    if q.embedding is None:
+        return []
+    rows = graph.read("tunnel_dense", user_id=user_id, vector=q.embedding, heads=cfg.heads,
+                      min_cosine=cfg.dense_min_cosine)
+    return _expand("dense", rows, user_id, cfg)
+
+
+def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+    # One Lucene string serves the entity and the fact index: a field an index does not have
+    # matches nothing there.
+    both = user_scoped_query(" ".join(q.mentions + q.keys), user_id,
+                             fields=("name", "aliases_text", "text"))
+    if both is None:
+        return []
+    slot_heads = 1 if q.slots else 0
+    entity_heads = max(1, (cfg.heads - slot_heads) // 2)
+    rows = graph.read("tunnel_graph", user_id=user_id, lucene=both, limit=cfg.fulltext_limit,
+                      entity_heads=entity_heads,
+                      fact_heads=max(0, cfg.heads - slot_heads - entity_heads),
+                      fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding)
+    if q.slots:
+        slot_rows = graph.read("tunnel_slots", user_id=user_id, predicates=q.slots,
+                               include_stale=not q.intent.about_present or q.intent.window is not None,
+                               vector=q.embedding, per_head=cfg.per_head)
+        rows += [{"head": "slot:" + "|".join(q.slots), "head_score": 1.0, "id": r["id"],
+                  "direct": True, "sim": r["sim"], "turn_id": r["turn_id"]} for r in slot_rows]
+    order: dict[str, int] = {}
+    for r in sorted(rows, key=lambda r: -(r["head_score"] or 0.0)):
+        order.setdefault(r["head"], len(order))
+    hits: list[Hit] = []
+    for r in rows:
+        rank = order[r["head"]]
+        hits.append(Hit("graph", r["head"], r["id"], "fact", bool(r["direct"]), rank,
+                        r["head_score"] or 0.0))
+        if r["turn_id"]:
+            hits.append(Hit("graph", r["head"], r["turn_id"], "turn", False, rank,
+                            r["head_score"] or 0.0))
+    return hits
+
+
+TUNNEL_FUNCTIONS = {"graph": graph_tunnel, "bm25": bm25_tunnel, "dense": dense_tunnel}
