@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import click
@@ -531,6 +532,27 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
                f"turns/s={res.turns_per_s:.1f} minutes={res.seconds / 60:.2f}")
     neo = f"{res.neo4j_peak_rss_mib:.0f}" if res.neo4j_peak_rss_mib else "n/a"
     click.echo(f"peak RSS: python={res.python_peak_rss_mib:.0f} MiB neo4j={neo} MiB")
+
+
+@bench.command("retrieval")
+@click.option("--dataset", required=True, type=click.Choice(["longmemeval", "locomo"]))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--limit", type=int, default=None, help="At most N users (questions / samples).")
+@click.option("--out", "out_dir", default="bench-out", show_default=True,
+              help="Where results.json, results.md and recall_curves.png go.")
+@click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "fused")),
+              show_default=True, help="Comma-separated retrieval presets to compare.")
+@_fail_cleanly
+def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
+    """Retrieval quality (official metrics), latency and evidence size for every preset."""
+    from .bench.report import markdown_table
+    from .bench.retrieval import run_retrieval_bench
+
+    out = Path(out_dir) / dataset
+    results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
+                                  out_dir=out, echo=_echo_err)
+    click.echo(markdown_table(results))
+    click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
 
 
 if __name__ == "__main__":  # pragma: no cover

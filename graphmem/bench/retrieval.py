@@ -1,0 +1,110 @@
+"""The retrieval benchmark: every configuration on the same questions, one database, one run."""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from graphmem.db import Graph
+from graphmem.embed import MiniLMEmbedder, default_embedder
+from graphmem.extract import OfflineExtractor
+from graphmem.ingest import IngestOptions, Ingestor
+from graphmem.loaders import load
+from graphmem.models import Transcript
+from graphmem.retrieval import Retriever, preset
+
+from .metrics import KS, score_locomo, score_longmemeval
+from .questions import locomo_questions, longmemeval_questions
+from .report import write_report
+
+CONFIGS = ("rank-bm25", "bm25", "dense", "graph", "fused")
+PREFIX = {"longmemeval": "lme:", "locomo": "locomo:"}
+EVIDENCE_K = 10  # the evidence pack handed to a reader: the top items of a search
+
+
+def _percentiles(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2)}
+
+
+class TokenCounter:
+    """Tokens of the evidence pack, counted with the embedder's own tokenizer (no network)."""
+
+    def __init__(self, embedder: MiniLMEmbedder):
+        self.tokenizer = embedder._load().tokenizer
+
+    def count(self, texts: Sequence[str]) -> int:
+        return sum(len(self.tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts)
+
+
+def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
+                    echo: Callable[[str], None]) -> None:
+    """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped."""
+    ingestor = Ingestor(graph, OfflineExtractor(), default_embedder(), IngestOptions())
+    started = time.perf_counter()
+    total = 0
+    for t in load(path, limit=limit):
+        report = ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions))
+        total += report.sessions
+    echo(f"ingest: {total} new sessions in {time.perf_counter() - started:.0f}s")
+
+
+def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
+                        configs: Sequence[str] = CONFIGS, out_dir: str | Path | None = None,
+                        echo: Callable[[str], None] = print) -> dict[str, Any]:
+    dataset = dataset.lower()
+    if dataset not in PREFIX:
+        raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
+    embedder = default_embedder()
+    tokens = TokenCounter(embedder)
+    with Graph.connect() as graph:
+        ensure_ingested(graph, dataset, path, limit, echo)
+        retriever = Retriever(graph, embedder)
+        if dataset == "longmemeval":
+            questions: list[Any] = longmemeval_questions(path, limit)
+            asks = [(q.question_id, "lme:" + q.question_id, q.question, q.question_date)
+                    for q in questions]
+        else:
+            samples = {t.user_id for t in load(path, limit=limit)}
+            questions = [q for q in locomo_questions(path) if q.sample_id in samples]
+            asks = [(q.index, "locomo:" + q.sample_id, q.question, q.question_date)
+                    for q in questions]
+        results: dict[str, Any] = {
+            "dataset": dataset, "path": str(path), "n_questions": len(questions), "ks": list(KS),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "machine": f"{platform.node()} ({__import__('os').cpu_count()} cpu, "
+                       f"{platform.python_version()})",
+            "configs": {},
+        }
+        for name in configs:
+            cfg = preset(name)
+            retriever.search(asks[0][1], asks[0][2], question_date=asks[0][3], config=cfg)  # warm
+            rankings: dict[Any, list[str]] = {}
+            latencies: list[float] = []
+            pack: list[int] = []
+            started = time.perf_counter()
+            for key, user, question, qdate in asks:
+                t0 = time.perf_counter()
+                res = retriever.search(user, question, question_date=qdate, k=EVIDENCE_K,
+                                       config=cfg)
+                latencies.append((time.perf_counter() - t0) * 1000)
+                rankings[key] = res.turn_ranking[:max(KS)]
+                pack.append(tokens.count([e.text for e in res.evidence]))
+            scores = (score_longmemeval(questions, rankings) if dataset == "longmemeval"
+                      else score_locomo(questions, rankings))
+            scores["latency_ms"] = _percentiles(latencies)
+            scores["evidence_tokens"] = {"median": statistics.median(pack),
+                                         "p95": sorted(pack)[int(0.95 * (len(pack) - 1))]}
+            results["configs"][name] = scores
+            echo(f"{name}: {len(asks)} questions in {time.perf_counter() - started:.0f}s")
+    if out_dir is not None:
+        write_report(results, Path(out_dir), f"graphmem retrieval — {dataset}")
+    return results
