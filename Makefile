@@ -15,7 +15,10 @@ install: $(PY)
 
 demo: install
 	$(BIN)/graphmem neo4j start
-	$(BIN)/graphmem schema status
+	$(BIN)/graphmem ingest $(SAMPLE)
+	$(BIN)/graphmem stats --user demo
+	$(BIN)/graphmem search --user demo --question-date 2024-07-01 "Where do I live now?"
+	$(BIN)/graphmem timeline --user demo --predicate lives_in
 
 test: install
 	$(BIN)/pytest

@@ -221,9 +221,9 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, verbose, as
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
                        limit=limit)
+    chosen = _make_extractor(extractor)  # configuration errors before any connection
     with connect() as g:
-        ingestor = Ingestor(g, _make_extractor(extractor), default_embedder(),
-                            IngestOptions(verbose=verbose))
+        ingestor = Ingestor(g, chosen, default_embedder(), IngestOptions(verbose=verbose))
         bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
                    disable=as_json or not sys.stderr.isatty())
         turns = 0

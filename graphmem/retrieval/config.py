@@ -40,8 +40,11 @@ class RetrievalConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+PAPER = RetrievalConfig(name="paper")  # the published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10
+
 PRESETS: dict[str, RetrievalConfig] = {
     "fused": RetrievalConfig(),
+    "paper": PAPER,
     "graph": RetrievalConfig(name="graph", tunnels=("graph",)),
     "bm25": RetrievalConfig(name="bm25", tunnels=("bm25",)),
     "dense": RetrievalConfig(name="dense", tunnels=("dense",)),
