@@ -5,7 +5,7 @@ CALL () {
   RETURN 'turn' AS type, t.id AS id, t.text AS text, t.role AS role, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at AS mentioned_at, null AS occurred_start, null AS occurred_end,
-         null AS valid_from, null AS valid_until, null AS status, t.embedding AS embedding,
+         null AS valid_from, null AS valid_until, null AS status,
          COUNT { (t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL } AS slot_facts,
          COUNT { (t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent)
                  WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts
@@ -15,7 +15,7 @@ CALL () {
   RETURN 'piece' AS type, p.id AS id, p.text AS text, t.role AS role, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at AS mentioned_at, null AS occurred_start, null AS occurred_end,
-         null AS valid_from, null AS valid_until, null AS status, null AS embedding,
+         null AS valid_from, null AS valid_until, null AS status,
          COUNT { (p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL } AS slot_facts,
          COUNT { (p)<-[:DERIVED_FROM]-(f:FactEvent)
                  WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts
@@ -28,8 +28,8 @@ CALL () {
          ts[0].session_source_id AS session_source_id, [t IN ts | t.source_id] AS source_turn_ids,
          f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
          f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
-         f.status AS status, f.embedding AS embedding, 0 AS slot_facts, 0 AS stale_facts
+         f.status AS status, 0 AS slot_facts, 0 AS stale_facts
 }
 RETURN type, id, text, role, turn_id, session_source_id, source_turn_ids, mentioned_at,
-       occurred_start, occurred_end, valid_from, valid_until, status, embedding,
+       occurred_start, occurred_end, valid_from, valid_until, status,
        slot_facts, stale_facts

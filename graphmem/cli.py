@@ -290,7 +290,7 @@ def forget(user, yes) -> None:
 @click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
 @click.option("--preset", default="fused", show_default=True,
-              type=click.Choice(["fused", "graph", "bm25", "dense", "rank-bm25"]))
+              type=click.Choice(["fused", "paper", "graph", "bm25", "dense", "rank-bm25"]))
 @click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
 @click.argument("query")
@@ -540,7 +540,7 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
 @click.option("--limit", type=int, default=None, help="At most N users (questions / samples).")
 @click.option("--out", "out_dir", default="bench-out", show_default=True,
               help="Where results.json, results.md and recall_curves.png go.")
-@click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "fused")),
+@click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "paper", "fused")),
               show_default=True, help="Comma-separated retrieval presets to compare.")
 @_fail_cleanly
 def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:

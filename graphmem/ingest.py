@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +18,7 @@ from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
-from .models import FactCandidate, MessagePiece, SessionRecord, Transcript, stable_id
+from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, stable_id
 from .segment import pieces_of_turn
 from .temporal import resolve_time_expression
 
@@ -88,6 +88,16 @@ def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) ->
     return start, end
 
 
+def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
+    """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner."""
+    text = cand.text
+    if text.startswith("User "):
+        text = speaker + text[4:]
+    roles = [r for r in cand.roles if not (r.role == "subject" and is_self(r.name))]
+    return replace(cand, subject=speaker, text=text,
+                   roles=[RoleRef("subject", speaker, "person"), *roles])
+
+
 @dataclass
 class _Plan:
     """Everything one session will write, prepared before the transaction opens."""
@@ -149,6 +159,8 @@ class Ingestor:
                             report.rejections.append(
                                 Rejection(source_id, cand.predicate, cand.support, str(why)))
                         continue
+                    if rec.speaker and is_self(cand.subject):
+                        cand = _as_speaker(cand, rec.speaker)
                     facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, t_s,
                                                 entities, roles, relations))
         report.turns = len(turns)

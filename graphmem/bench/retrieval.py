@@ -22,7 +22,7 @@ from .metrics import KS, score_locomo, score_longmemeval
 from .questions import locomo_questions, longmemeval_questions
 from .report import write_report
 
-CONFIGS = ("rank-bm25", "bm25", "dense", "graph", "fused")
+CONFIGS = ("rank-bm25", "bm25", "dense", "graph", "paper", "fused")
 PREFIX = {"longmemeval": "lme:", "locomo": "locomo:"}
 EVIDENCE_K = 10  # the evidence pack handed to a reader: the top items of a search
 

@@ -68,11 +68,18 @@ class Retriever:
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
         details = self._details(user_id, candidates, as_of)
-        evidence = fuse(candidates, details, q.intent, cfg)
+        evidence = fuse(candidates, details, q.intent, cfg,
+                        near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta))
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
         return SearchResult(evidence[:k], ranking, q, hits, timings)
+
+    def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
+        if len(ids) < 2:
+            return set()
+        rows = self.graph.read("near_duplicates", user_id=user_id, ids=ids, theta=theta)
+        return {frozenset((r["a"], r["b"])) for r in rows}
 
     def _details(self, user_id: str, candidates: dict[str, Any],
                  as_of: datetime | None) -> list[dict[str, Any]]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
-
-import numpy as np
 
 from ..models import Evidence
 from .config import RetrievalConfig
@@ -31,8 +30,12 @@ def mass(hit: Hit, cfg: RetrievalConfig) -> float:
     strong = hit.tunnel in cfg.strong_tunnels
     m = cfg.masses
     if hit.direct:
-        return m.strong_direct if strong else m.weak_direct
-    return m.strong_derived if strong else m.weak_derived
+        base = m.strong_direct if strong else m.weak_direct
+    else:
+        base = m.strong_derived if strong else m.weak_derived
+    if cfg.rank_decay:
+        base *= max(0.0, 1.0 - cfg.rank_decay * hit.rank / max(1, cfg.heads))
+    return base
 
 
 def accumulate(hits: list[Hit], cfg: RetrievalConfig) -> dict[str, Candidate]:
@@ -88,35 +91,29 @@ def passes_validity_gate(row: dict[str, Any], intent: TemporalIntent) -> bool:
     return True
 
 
-def merge_near_duplicates(ordered: list[dict[str, Any]], theta: float) -> list[dict[str, Any]]:
-    """Greedy in rank order: an item whose embedding has cosine ≥ θ with a kept item folds into
-    it (its density adds to the kept one; its id is remembered in `merged`)."""
+def merge_near_duplicates(ordered: list[dict[str, Any]],
+                          pairs: set[frozenset[str]]) -> list[dict[str, Any]]:
+    """Greedy in rank order: an item that is a near-duplicate (cosine ≥ θ, computed in the
+    database) of a kept item folds into it: its density adds to the kept one and its id and
+    turns are remembered in `merged`."""
     kept: list[dict[str, Any]] = []
-    vectors: list[np.ndarray] = []
-    owners: list[int] = []
     for row in ordered:
-        emb = row.get("embedding")
-        if emb is not None and vectors:
-            v = np.asarray(emb, dtype=np.float32)
-            sims = np.stack(vectors) @ v / (np.linalg.norm(v) + 1e-9)
-            j = int(np.argmax(sims))
-            if sims[j] >= theta:
-                target = kept[owners[j]]
-                target["density"] += row["density"]
-                target["merged"].append(row["id"])
-                target["merged_turns"].extend(row["source_turn_ids"])
-                continue
+        target = next((k for k in kept if frozenset((k["id"], row["id"])) in pairs), None) \
+            if pairs else None
+        if target is not None:
+            target["density"] += row["density"]
+            target["merged"].append(row["id"])
+            target["merged_turns"].extend(row["source_turn_ids"])
+            continue
         row["merged"], row["merged_turns"] = [], []
         kept.append(row)
-        if emb is not None:
-            v = np.asarray(emb, dtype=np.float32)
-            vectors.append(v / (np.linalg.norm(v) + 1e-9))
-            owners.append(len(kept) - 1)
     return kept
 
 
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
-         cfg: RetrievalConfig) -> list[Evidence]:
+         cfg: RetrievalConfig,
+         near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None
+         ) -> list[Evidence]:
     rows = []
     for d in details:
         d = {k: _native(v) for k, v in d.items()}
@@ -131,7 +128,10 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
             d["status"] = "stale"
         rows.append(d)
     rows.sort(key=lambda r: (-r["density"], r["best_rank"], -r["direct_score"], r["id"]))
-    rows = merge_near_duplicates(rows, cfg.theta)
+    pairs: set[frozenset[str]] = set()
+    if near_duplicates is not None and cfg.theta < 1.0:
+        pairs = near_duplicates([r["id"] for r in rows[: cfg.merge_top] if r["type"] != "piece"])
+    rows = merge_near_duplicates(rows, pairs)
     for r in rows:
         r["time_bonus"] = (cfg.beta if intent.window is not None
                            and overlaps(item_interval(r), intent.window) else 0.0)

@@ -187,6 +187,15 @@ def test_locomo_conversation_counts_and_provenance(graph, user_id):
     with graph.session(read_only=True) as s:
         ids = s.run("MATCH (t:Turn {user_id: $u}) RETURN t.source_id AS id", u=user_id).data()
     assert {"D1:1", "D1:2"} <= {r["id"] for r in ids}
+    # both speakers are people: a fact said by one is about that speaker, not about "user"
+    speakers = {t.speaker for s in transcript.sessions for t in s.turns}
+    with graph.session(read_only=True) as s:
+        facts = s.run("MATCH (f:FactEvent {user_id: $u})-[:DERIVED_FROM]->()<-[:HAS_PIECE]-(t) "
+                      "RETURN f.subject AS subject, f.text AS text, t.speaker AS speaker",
+                      u=user_id).data()
+    assert len(speakers) == 2 and facts
+    for f in facts:
+        assert f["subject"] == f["speaker"].lower() and f["text"].startswith(f["speaker"])
 
 
 def test_killed_ingest_then_rerun_matches_uninterrupted(graph, user_id, tmp_path):
