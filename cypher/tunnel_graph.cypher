@@ -1,11 +1,12 @@
 // Graph tunnel. Heads: the user's entities and facts hit by the query. An entity head brings
-// the facts it plays a role in (direct) and, one relation-type hop away, its neighbours' facts
-// (derived); a fact head brings its currency chain (derived). Fan-out is capped per head, the
-// user's own node is never expanded (it is a hub), and each head keeps its $per_head hits most
-// similar to the query.
+// the facts it plays a role in (direct) and, one or two relation-type hops away, its neighbours'
+// facts (derived); a fact head brings its currency chain (derived). Fan-out is capped per head;
+// hub entities (more than $hub_degree facts, e.g. a speaker) and the user's own node are never
+// heads; each head keeps its $per_head hits most similar to the query.
 CALL () {
-  CALL db.index.fulltext.queryNodes('entity_text', $lucene, {limit: $limit}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $limit}) YIELD node, score
   WITH node AS e, score WHERE e.user_id = $user_id
+    AND COUNT { (e)<-[:HAS_ROLE]-() } <= $hub_degree  // hubs (the speakers themselves) say nothing
   ORDER BY score DESC LIMIT $entity_heads
   CALL (e) {
     MATCH (f:FactEvent)-[:HAS_ROLE]->(e)
@@ -21,7 +22,7 @@ CALL () {
   }
   RETURN 'entity:' + e.name AS head, score AS head_score, f, direct
   UNION ALL
-  CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
+  CALL db.index.fulltext.queryNodes('fact_text', $fact_lucene, {limit: $limit}) YIELD node, score
   WITH node AS h, score WHERE h.user_id = $user_id
   ORDER BY score DESC LIMIT $fact_heads
   CALL (h) {

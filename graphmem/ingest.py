@@ -91,7 +91,7 @@ def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) ->
 def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
     """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner."""
     text = cand.text
-    if text.startswith("User "):
+    if text.startswith(("User ", "User's ", "User’s ")):
         text = speaker + text[4:]
     roles = [r for r in cand.roles if not (r.role == "subject" and is_self(r.name))]
     return replace(cand, subject=speaker, text=text,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..db import Graph
-from ..lucene import user_scoped_query
+from ..lucene import escape, terms, user_scoped_query
 from ..models import stable_id
 from .config import RetrievalConfig
 from .query import QueryAnalysis
@@ -71,18 +71,23 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
 
 
 def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
-    # One Lucene string serves the entity and the fact index: a field an index does not have
-    # matches nothing there.
-    both = user_scoped_query(" ".join(q.mentions + q.keys), user_id,
-                             fields=("name", "aliases_text", "text"))
-    if both is None:
+    # Entity heads come from names; fact heads from the other words of the question, since a
+    # person's name is in every fact about them and would pick facts at random.
+    entity_lucene = user_scoped_query(" ".join(q.mentions + q.keys), user_id,
+                                      fields=("name", "aliases_text"))
+    named = {w for m in q.mentions for w in terms(m)}
+    fact_lucene = user_scoped_query(" ".join(k for k in q.keys if k not in named), user_id)
+    if entity_lucene is None and fact_lucene is None and not q.slots:
         return []
+    nothing = f'+user_id:"{escape(user_id)}" +text:""'  # a valid query that matches nothing
     slot_heads = 1 if q.slots else 0
     entity_heads = max(1, (cfg.heads - slot_heads) // 2)
-    rows = graph.read("tunnel_graph", user_id=user_id, lucene=both, limit=cfg.fulltext_limit,
+    rows = graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene or nothing,
+                      fact_lucene=fact_lucene or nothing, limit=cfg.fulltext_limit,
                       entity_heads=entity_heads,
                       fact_heads=max(0, cfg.heads - slot_heads - entity_heads),
-                      fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding)
+                      fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
+                      hub_degree=cfg.hub_degree)
     if q.slots:
         slot_rows = graph.read("tunnel_slots", user_id=user_id, predicates=q.slots,
                                include_stale=not q.intent.about_present or q.intent.window is not None,
