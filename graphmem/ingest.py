@@ -32,7 +32,8 @@ class IngestOptions:
     embed_turn_roles: tuple[str, ...] = ("user",)  # which turns get a vector
     embed_facts: bool = True
     embed_pieces: bool = False
-    embed_entities: bool = False
+    embed_entities: bool = True  # entity names: needed to resolve "NYC" to "New York City"
+    entity_merge_cosine: float = 0.88  # a new name this close to a known entity is an alias
     currency: bool = True  # maintain SUPERSEDES / UPDATES / CONTRADICTS at write time
     batch_sessions: int = 32  # sessions planned and embedded together, then written one by one
     verbose: bool = False
@@ -236,6 +237,24 @@ class Ingestor:
         for (row, _), vec in zip(targets, vectors, strict=True):
             row["embedding"] = vec
 
+    def _resolve_entities(self, user_id: str, plan: _Plan) -> None:
+        """Point new entity names at a known entity when their embeddings say they are one."""
+        rows = [e for e in plan.entities if e["embedding"] is not None]
+        if not rows:
+            return
+        found = self.graph.read("entity_resolve", user_id=user_id, entities=rows,
+                                min_cosine=self.options.entity_merge_cosine)
+        alias = {r["id"]: r["existing_id"] for r in found if r["existing_id"]}
+        if not alias:
+            return
+        for e in plan.entities:
+            e["id"] = alias.get(e["id"], e["id"])
+        for r in plan.roles:
+            r["entity_id"] = alias.get(r["entity_id"], r["entity_id"])
+        for r in plan.relations:
+            r["subject_id"] = alias.get(r["subject_id"], r["subject_id"])
+            r["object_id"] = alias.get(r["object_id"], r["object_id"])
+
     # --- writing ---------------------------------------------------------------------------------
 
     def _write(self, user_id: str, plan: _Plan) -> None:
@@ -290,6 +309,7 @@ class Ingestor:
             if todo and (len(todo) >= self.options.batch_sessions or i == len(sessions) - 1):
                 self._embed(todo)
                 for plan in todo:
+                    self._resolve_entities(transcript.user_id, plan)
                     self._write(transcript.user_id, plan)
                     total.add(plan.report)
                     if on_session:

@@ -1,17 +1,26 @@
 """Shared test helpers."""
 
+import hashlib
 from datetime import UTC, datetime
+
+import numpy as np
 
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 
 
 class FakeVectors:
-    """A deterministic embedder for write-path tests (vector search is tested with MiniLM)."""
+    """A deterministic embedder for write-path tests (vector search is tested with MiniLM):
+    a pseudo-random unit vector per text, so different texts are far apart."""
 
     dimensions = 384
 
     def embed(self, texts):
-        return [[1.0] + [((hash(t) >> i) & 1) * 0.01 for i in range(383)] for t in texts]
+        out = []
+        for t in texts:
+            seed = int.from_bytes(hashlib.blake2b(t.encode(), digest_size=8).digest(), "big")
+            v = np.random.default_rng(seed).normal(size=self.dimensions)
+            out.append((v / np.linalg.norm(v)).tolist())
+        return out
 
 
 def dt(y, m, d, h=12):

@@ -228,3 +228,26 @@ def test_killed_ingest_then_rerun_matches_uninterrupted(graph, user_id, tmp_path
         assert _counts(graph, clean) == {**final, "users": 1}
     finally:
         graph.forget_user(clean)
+
+
+def test_entities_resolve_by_name_and_by_meaning(graph, user_id):
+    from datetime import UTC, datetime
+
+    from graphmem.embed import default_embedder
+
+    def session(sid, day, text):
+        return SessionRecord(sid, datetime(2024, 1, day, tzinfo=UTC), [TurnRecord("user", text)])
+
+    t = Transcript(user_id, [session("a", 1, "I live in New York City."),
+                             session("b", 2, "I moved to NYC last week."),
+                             session("c", 3, "I live in Denver, CO."),
+                             session("d", 4, "I live in Denver."),
+                             session("e", 5, "I moved to Boulder.")])
+    Memory(graph, embedder=default_embedder()).ingest([t])
+    with graph.session(read_only=True) as s:
+        rows = s.run("MATCH (e:Entity {user_id: $u}) RETURN e.norm_name AS n, e.aliases AS a "
+                     "ORDER BY n", u=user_id).data()
+    names = {r["n"]: set(r["a"]) for r in rows}
+    assert set(names) == {"boulder", "denver", "new york city"}
+    assert names["new york city"] == {"New York City", "NYC"}
+    assert names["denver"] == {"Denver, CO", "Denver"}
