@@ -41,17 +41,6 @@ class LocalNeo4jSettings:
     page_cache_mb: int = 512
     start_timeout_s: float = 180.0
 
-    @property
-    def bolt_uri(self) -> str:
-        return f"bolt://{self.host}:{self.bolt_port}"
-
-    @property
-    def browser_url(self) -> str:
-        return (
-            f"http://{self.host}:{self.http_port}/browser/"
-            f"?dbms=bolt://{self.host}:{self.bolt_port}&preselectAuthMethod=NO_AUTH"
-        )
-
 
 @dataclass(frozen=True)
 class Settings:
