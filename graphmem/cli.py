@@ -301,7 +301,7 @@ def search(user, question_date, as_of, k, preset, explain, as_json, query) -> No
 
     with connect() as g:
         mem = Memory(g)
-        mem.stats(user)  # unknown user -> clear error
+        g.require_user(user)
         res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
                               as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
     if as_json:
@@ -372,8 +372,7 @@ def facts(user, as_of, history, predicate, as_json) -> None:
     from .history import facts_as_of
 
     with connect() as g:
-        if not g.read("stats", user_id=user)[0]["users"]:
-            raise UnknownUser(f"no memory for user {user!r}")
+        g.require_user(user)
         rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
                            history=history)
     if as_json:
@@ -400,8 +399,7 @@ def timeline(user, entity, predicate, since, until, as_json) -> None:
     from .history import timeline as read_timeline
 
     with connect() as g:
-        if not g.read("stats", user_id=user)[0]["users"]:
-            raise UnknownUser(f"no memory for user {user!r}")
+        g.require_user(user)
         rows = read_timeline(g, user, entity=entity, predicate=predicate,
                              since=_parse_when(since, "--since"),
                              until=_parse_when(until, "--until"))

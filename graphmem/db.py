@@ -13,7 +13,7 @@ from graphmem.cypher import query
 
 from . import localneo4j
 from .config import Settings
-from .errors import Neo4jUnavailable
+from .errors import Neo4jUnavailable, UnknownUser
 
 
 class Graph:
@@ -113,6 +113,11 @@ class Graph:
     def server_version(self) -> str:
         rows = self.read("server_components")
         return f"{rows[0]['name']} {rows[0]['version']} {rows[0]['edition']}" if rows else "?"
+
+    def require_user(self, user_id: str) -> None:
+        """Raise UnknownUser when the user has no memory in this database."""
+        if not self.read("user_exists", user_id=user_id)[0]["exists"]:
+            raise UnknownUser(f"no memory for user {user_id!r}")
 
     def forget_user(self, user_id: str, batch: int = 5000) -> int:
         """Delete every node of one user (and only that user), in bounded transactions."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from .db import Graph
 from .entities import normalise_name
-from .errors import InputError, UnknownUser
+from .errors import InputError
 
 
 def _native(value: Any) -> Any:
@@ -50,8 +50,7 @@ def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
     found = graph.read("inspect_node", user_id=user_id, id=node_id,
                        norm_name=normalise_name(node_id))
     if not found:
-        if not graph.read("stats", user_id=user_id)[0]["users"]:
-            raise UnknownUser(f"no memory for user {user_id!r}")
+        graph.require_user(user_id)
         raise InputError(f"user {user_id!r} has no fact, piece, turn, session or entity {node_id!r}")
     label, nid = found[0]["label"], found[0]["id"]
     if label == "FactEvent":

@@ -1,0 +1,3 @@
+// Whether this user has any memory (an index lookup, unlike counting everything).
+MATCH (u:User {id: $user_id})
+RETURN count(u) > 0 AS exists
