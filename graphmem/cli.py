@@ -180,21 +180,26 @@ def schema_status_cmd(as_json: bool) -> None:
 # --- ingest / stats / forget -------------------------------------------------------------------
 
 
-def _make_extractor(name: str):
-    from .extract import OfflineExtractor
-
-    if name == "offline":
-        return OfflineExtractor()
-    from .extract.llm import LLMExtractor
+def _llm_client(what: str):
     from .llm import LLMClient, LLMConfig
 
     config = LLMConfig.from_env()
     if config is None:
         raise ConfigError(
-            "--extractor llm needs an OpenAI-compatible endpoint: set GRAPHMEM_LLM_BASE_URL and "
+            f"{what} needs an OpenAI-compatible endpoint: set GRAPHMEM_LLM_BASE_URL and "
             "GRAPHMEM_LLM_MODEL (and GRAPHMEM_LLM_API_KEY if it needs one)"
         )
-    return LLMExtractor(LLMClient(config))
+    return LLMClient(config)
+
+
+def _make_extractor(name: str, client=None):
+    from .extract import OfflineExtractor
+
+    if name == "offline":
+        return OfflineExtractor()
+    from .extract.llm import LLMExtractor
+
+    return LLMExtractor(client or _llm_client("--extractor llm"))
 
 
 @main.command()
@@ -208,10 +213,15 @@ def _make_extractor(name: str):
 @click.option("--limit", type=int, default=None, help="Ingest at most N users.")
 @click.option("--extractor", default="offline", show_default=True,
               type=click.Choice(["offline", "llm"]))
+@click.option("--relations", default="auto", show_default=True,
+              type=click.Choice(["auto", "rules", "llm"]),
+              help="Who decides SUPERSEDES/UPDATES/CONTRADICTS beyond the slot rules: the LLM "
+                   "(auto: when --extractor llm) or nobody (rules only).")
 @click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @_fail_cleanly
-def ingest(path, fmt, user, session, session_time, limit, extractor, verbose, as_json) -> None:
+def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
+           as_json) -> None:
     """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
     from tqdm import tqdm
 
@@ -221,9 +231,19 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, verbose, as
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
                        limit=limit)
-    chosen = _make_extractor(extractor)  # configuration errors before any connection
+    # Configuration errors come before any connection.
+    use_llm = relations == "llm" or (relations == "auto" and extractor == "llm")
+    client = _llm_client("--extractor llm" if extractor == "llm" else "--relations llm") if (
+        use_llm or extractor == "llm") else None
+    chosen = _make_extractor(extractor, client)
+    judge = None
+    if use_llm:
+        from .relate import LLMRelationJudge
+
+        judge = LLMRelationJudge(client)
     with connect() as g:
-        ingestor = Ingestor(g, chosen, default_embedder(), IngestOptions(verbose=verbose))
+        ingestor = Ingestor(g, chosen, default_embedder(),
+                            IngestOptions(verbose=verbose, relation_judge=judge))
         bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
                    disable=as_json or not sys.stderr.isatty())
         turns = 0
@@ -240,7 +260,7 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, verbose, as
     load_report = getattr(transcripts, "report", None)
     summary = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged",
                                                "turns", "pieces", "facts", "rejected",
-                                               "entities")}
+                                               "entities", "judged_links")}
     summary["seconds"] = round(report.seconds, 2)
     summary["turns_per_s"] = round(report.turns / report.seconds, 1) if report.seconds else 0.0
     if load_report is not None:

@@ -12,13 +12,14 @@ from typing import Any
 
 from graphmem.cypher import query
 
-from .currency import is_retraction, maintain_currency, slot_key
+from .currency import Link, is_retraction, maintain_currency, slot_key
 from .db import Graph
 from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
 from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, stable_id
+from .relate import RELATABLE_MODALITIES, link_for
 from .segment import pieces_of_turn
 from .temporal import resolve_time_expression
 
@@ -35,6 +36,11 @@ class IngestOptions:
     embed_entities: bool = True  # entity names: needed to resolve "NYC" to "New York City"
     entity_merge_cosine: float = 0.88  # a new name this close to a known entity is an alias
     currency: bool = True  # maintain SUPERSEDES / UPDATES / CONTRADICTS at write time
+    # With a judge (relate.LLMRelationJudge), an LLM also names the relation between each new
+    # fact and the stored facts that may compete with it beyond the slot rules.
+    relation_judge: Any = None
+    relation_min_cosine: float = 0.6  # a candidate "by similarity" is at least this close
+    relation_per_way: int = 4  # candidates taken by slot, by entity and by similarity, each
     batch_sessions: int = 32  # sessions planned and embedded together, then written one by one
     verbose: bool = False
 
@@ -57,12 +63,13 @@ class IngestReport:
     facts: int = 0
     rejected: int = 0
     entities: int = 0
+    judged_links: int = 0  # currency edges drawn from the relation judge's proposals
     seconds: float = 0.0
     rejections: list[Rejection] = field(default_factory=list)
 
     def add(self, other: IngestReport) -> None:
         for name in ("sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
-                     "entities"):
+                     "entities", "judged_links"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.rejections.extend(other.rejections)
 
@@ -112,6 +119,7 @@ class _Plan:
     roles: list[dict[str, Any]]
     relations: list[dict[str, Any]]
     report: IngestReport
+    currency_links: list[Link] = field(default_factory=list)  # decided by the relation judge
 
 
 class Ingestor:
@@ -255,6 +263,53 @@ class Ingestor:
             r["subject_id"] = alias.get(r["subject_id"], r["subject_id"])
             r["object_id"] = alias.get(r["object_id"], r["object_id"])
 
+    def _relate(self, user_id: str, plan: _Plan) -> None:
+        """Ask the relation judge about each new fact and its candidate neighbours (stored facts
+        found by predicate, entity and similarity, and earlier facts of the same session)."""
+        judge, opts = self.options.relation_judge, self.options
+        if judge is None or not opts.currency:
+            return
+        new = [f for f in plan.facts if f["modality"] in RELATABLE_MODALITIES]
+        if not new:
+            return
+        entity_ids: dict[str, list[str]] = {}
+        for r in plan.roles:
+            entity_ids.setdefault(r["fact_id"], []).append(r["entity_id"])
+        rows = [{"id": f["id"], "subject": f["subject"], "predicate": f["predicate"],
+                 "slot": f["slot"], "embedding": f["embedding"],
+                 "entity_ids": entity_ids.get(f["id"], [])} for f in new]
+        found = self.graph.read("currency_candidates", user_id=user_id, facts=rows,
+                                modalities=sorted(RELATABLE_MODALITIES),
+                                min_cosine=opts.relation_min_cosine, per_way=opts.relation_per_way,
+                                limit=judge.max_candidates)
+        stored: dict[str, list[dict[str, Any]]] = {}
+        for row in found:
+            c = dict(row)
+            for key in ("mentioned_at", "occurred_start"):
+                value = c[key].to_native() if hasattr(c[key], "to_native") else c[key]
+                c[key] = value.astimezone(UTC) if value is not None else None
+            stored.setdefault(c.pop("new_id"), []).append(c)
+        own = {f["id"] for f in plan.facts}
+        items = []
+        for i, f in enumerate(new):
+            # Earlier facts of this session on the same predicate or entity, outside its slot.
+            same = [g for g in new[:i] if g["subject"] == f["subject"] and (
+                g["predicate"] == f["predicate"]
+                or set(entity_ids.get(g["id"], [])) & set(entity_ids.get(f["id"], [])))
+                and not (f["slot"] and g["slot"] == f["slot"])]
+            cands = [c for c in stored.get(f["id"], []) if c["id"] not in own] + same
+            if cands:
+                items.append((f, cands))
+        by_id = {f["id"]: f for f in new}
+        for _fact, cands in items:
+            for c in cands:
+                by_id.setdefault(c["id"], c)
+        for p in judge.propose(items):
+            link = link_for(p.relation, by_id[p.new_id], by_id[p.candidate_id])
+            if link is not None:
+                plan.currency_links.append(link)
+        plan.report.judged_links = len(plan.currency_links)
+
     # --- writing ---------------------------------------------------------------------------------
 
     def _write(self, user_id: str, plan: _Plan) -> None:
@@ -280,8 +335,15 @@ class Ingestor:
                 tx.run(query("ingest_relations"), relations=plan.relations).consume()
             if self.options.currency:
                 slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
-                if slots:
-                    maintain_currency(tx, user_id, slots)
+                decided = maintain_currency(tx, user_id, slots).facts if slots else []
+                if plan.currency_links:
+                    tx.run(query("currency_link"), user_id=user_id,
+                           decided_by=self.options.relation_judge.name,
+                           links=[vars(x) for x in plan.currency_links]).consume()
+                ids = {d.id for d in decided} | {x.target for x in plan.currency_links}
+                if ids:
+                    tx.run(query("currency_overlay"), user_id=user_id,
+                           ids=sorted(ids)).consume()
 
         with self.graph.session() as s:
             s.execute_write(work)
@@ -310,6 +372,7 @@ class Ingestor:
                 self._embed(todo)
                 for plan in todo:
                     self._resolve_entities(transcript.user_id, plan)
+                    self._relate(transcript.user_id, plan)
                     self._write(transcript.user_id, plan)
                     total.add(plan.report)
                     if on_session:
