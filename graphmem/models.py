@@ -107,6 +107,7 @@ class Evidence:
     heads: list[str] = field(default_factory=list)
     session_id: str | None = None  # the source's own session id
     source_turn_ids: list[str] = field(default_factory=list)  # the source's own turn ids
+    turn_id: str | None = None  # the stored Turn it comes from (its own id for a turn)
     role: str | None = None
     mentioned_at: datetime | None = None
     occurred_start: datetime | None = None

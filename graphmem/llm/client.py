@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from ..errors import ConfigError, GraphmemError
 
@@ -75,29 +77,40 @@ class LLMConfig:
     backoff_base_s: float = 0.5  # first wait; doubles per retry, plus jitter
     backoff_max_s: float = 30.0  # cap on any single wait, Retry-After included
     temperature: float | None = None  # None: the server's default (some models accept no other)
+    max_output_tokens: int | None = None  # cap on each reply's tokens; None: the server's default
+    cache_dir: str | None = None  # replies kept on disk by request: a rerun sends nothing again
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> LLMConfig | None:
-        """The configured endpoint, or None when no base URL or model is set (offline mode)."""
+    def from_env(cls, env: Mapping[str, str] | None = None,
+                 prefix: str = "GRAPHMEM_LLM_") -> LLMConfig | None:
+        """The configured endpoint, or None when no base URL or model is set (offline mode).
+
+        `prefix` names another endpoint's variables (GRAPHMEM_JUDGE_BASE_URL, …); the OPENAI_*
+        fallbacks apply to the default one only."""
         e = os.environ if env is None else env
-        base_url = (e.get("GRAPHMEM_LLM_BASE_URL") or e.get("OPENAI_BASE_URL") or "").strip()
-        model = (e.get("GRAPHMEM_LLM_MODEL") or "").strip()
+        default = prefix == "GRAPHMEM_LLM_"
+        base_url = (e.get(f"{prefix}BASE_URL") or (e.get("OPENAI_BASE_URL") if default else "")
+                    or "").strip()
+        model = (e.get(f"{prefix}MODEL") or "").strip()
         if not base_url or not model:
             return None
-        api_key = (e.get("GRAPHMEM_LLM_API_KEY") or e.get("OPENAI_API_KEY") or "").strip()
-        retries = _float_env(e, "GRAPHMEM_LLM_MAX_RETRIES", 3.0) or 0.0
+        api_key = (e.get(f"{prefix}API_KEY") or (e.get("OPENAI_API_KEY") if default else "")
+                   or "").strip()
+        retries = _float_env(e, f"{prefix}MAX_RETRIES", 3.0) or 0.0
         if retries != int(retries):
-            raise ConfigError(f"GRAPHMEM_LLM_MAX_RETRIES={retries} must be a whole number")
+            raise ConfigError(f"{prefix}MAX_RETRIES={retries} must be a whole number")
         return cls(
             base_url=base_url,
             model=model,
             api_key=api_key or None,
-            timeout_s=_float_env(e, "GRAPHMEM_LLM_TIMEOUT", 60.0) or 60.0,
+            timeout_s=_float_env(e, f"{prefix}TIMEOUT", 60.0) or 60.0,
             max_retries=int(retries),
-            price_in_per_1m=_float_env(e, "GRAPHMEM_LLM_PRICE_IN", 0.0) or 0.0,
-            price_cached_in_per_1m=_float_env(e, "GRAPHMEM_LLM_PRICE_CACHED_IN", None),
-            price_out_per_1m=_float_env(e, "GRAPHMEM_LLM_PRICE_OUT", 0.0) or 0.0,
-            temperature=_float_env(e, "GRAPHMEM_LLM_TEMPERATURE", None),
+            price_in_per_1m=_float_env(e, f"{prefix}PRICE_IN", 0.0) or 0.0,
+            price_cached_in_per_1m=_float_env(e, f"{prefix}PRICE_CACHED_IN", None),
+            price_out_per_1m=_float_env(e, f"{prefix}PRICE_OUT", 0.0) or 0.0,
+            temperature=_float_env(e, f"{prefix}TEMPERATURE", None),
+            max_output_tokens=int(_float_env(e, f"{prefix}MAX_TOKENS", 0) or 0) or None,
+            cache_dir=(e.get(f"{prefix}CACHE_DIR") or "").strip() or None,
         )
 
     def cost_usd(self, prompt: int, cached_prompt: int, completion: int) -> float:
@@ -118,6 +131,7 @@ class Usage:
     calls: int = 0  # completions received
     retries: int = 0  # requests re-sent after 429 / 5xx / connection errors
     repairs: int = 0  # follow-up requests asking the model to fix invalid JSON
+    cache_hits: int = 0  # replies served from the on-disk cache (no tokens spent)
     cost_usd: float = 0.0
 
     @property
@@ -205,6 +219,11 @@ class LLMClient:
         # Our own retry loop, not the SDK's, so every retry is counted and its waits are bounded.
         self._openai = openai.OpenAI(base_url=config.base_url, api_key=config.api_key or "unused",
                                      timeout=config.timeout_s, max_retries=0)
+        self._cache: Any = None
+        if config.cache_dir:
+            import diskcache
+
+            self._cache = diskcache.Cache(config.cache_dir)
 
     @property
     def model(self) -> str:
@@ -212,6 +231,8 @@ class LLMClient:
 
     def close(self) -> None:
         self._openai.close()
+        if self._cache is not None:
+            self._cache.close()
 
     def __enter__(self) -> LLMClient:
         return self
@@ -234,6 +255,18 @@ class LLMClient:
         cfg = self.config
         if cfg.temperature is not None:
             params.setdefault("temperature", cfg.temperature)
+        if cfg.max_output_tokens is not None:
+            params.setdefault("max_tokens", cfg.max_output_tokens)
+        key = None
+        if self._cache is not None:
+            key = hashlib.sha256(json.dumps(
+                {"base_url": cfg.base_url, "model": cfg.model, "messages": list(messages),
+                 "params": params}, sort_keys=True, default=str).encode()).hexdigest()
+            hit = self._cache.get(key)
+            if hit is not None:
+                with self._lock:
+                    self.usage.cache_hits += 1
+                return ChatCompletion.model_validate(hit)
         attempt = 0
         while True:
             try:
@@ -260,6 +293,8 @@ class LLMClient:
             self._sleep(wait)
             attempt += 1
         self._record(response)
+        if key is not None:
+            self._cache.set(key, response.model_dump(mode="json"))
         return response
 
     def _rejection_message(self, error: openai.APIStatusError) -> str:

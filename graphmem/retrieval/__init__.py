@@ -52,7 +52,7 @@ class Retriever:
             timings["total"] = (time.perf_counter() - t0) * 1000
             ev = [Evidence(id=d["id"], type="turn", text=d["text"], score=s, density=s,
                            tunnels=["rank-bm25"], session_id=d["session_source_id"],
-                           source_turn_ids=[d["source_id"]], role="user",
+                           source_turn_ids=[d["source_id"]], turn_id=d["id"], role="user",
                            mentioned_at=d["mentioned_at"].to_native())
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)

@@ -150,7 +150,7 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
                  density=round(r["density"], 6), time_bonus=r["time_bonus"], tunnels=r["tunnels"],
                  heads=r["heads"], session_id=r["session_source_id"],
                  source_turn_ids=list(dict.fromkeys(r["source_turn_ids"] + r["merged_turns"])),
-                 role=r["role"], mentioned_at=r["mentioned_at"],
+                 turn_id=r.get("turn_id"), role=r["role"], mentioned_at=r["mentioned_at"],
                  occurred_start=r["occurred_start"], occurred_end=r["occurred_end"],
                  valid_from=r["valid_from"], valid_until=r["valid_until"], status=r["status"],
                  merged=r["merged"])

@@ -13,11 +13,11 @@ from typing import Any
 
 import click
 
-from . import localneo4j
-from .config import Settings
-from .db import Graph
-from .errors import ConfigError, GraphmemError, UnknownUser
-from .migrate import apply_schema, schema_status
+from .. import localneo4j
+from ..config import Settings
+from ..db import Graph
+from ..errors import ConfigError, GraphmemError, UnknownUser
+from ..migrate import apply_schema, schema_status
 
 
 def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -181,7 +181,7 @@ def schema_status_cmd(as_json: bool) -> None:
 
 
 def _llm_client(what: str):
-    from .llm import LLMClient, LLMConfig
+    from ..llm import LLMClient, LLMConfig
 
     config = LLMConfig.from_env()
     if config is None:
@@ -193,11 +193,11 @@ def _llm_client(what: str):
 
 
 def _make_extractor(name: str, client=None):
-    from .extract import OfflineExtractor
+    from ..extract import OfflineExtractor
 
     if name == "offline":
         return OfflineExtractor()
-    from .extract.llm import LLMExtractor
+    from ..extract.llm import LLMExtractor
 
     return LLMExtractor(client or _llm_client("--extractor llm"))
 
@@ -225,9 +225,9 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
     """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
     from tqdm import tqdm
 
-    from .embed import default_embedder
-    from .ingest import IngestOptions, Ingestor
-    from .loaders import load
+    from ..embed import default_embedder
+    from ..ingest import IngestOptions, Ingestor
+    from ..loaders import load
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
                        limit=limit)
@@ -238,7 +238,7 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
     chosen = _make_extractor(extractor, client)
     judge = None
     if use_llm:
-        from .relate import LLMRelationJudge
+        from ..relate import LLMRelationJudge
 
         judge = LLMRelationJudge(client)
     with connect() as g:
@@ -317,7 +317,7 @@ def forget(user, yes) -> None:
 @_fail_cleanly
 def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
     """Search one user's memory and print ranked evidence with its source turn ids."""
-    from .memory import Memory
+    from ..memory import Memory
 
     with connect() as g:
         mem = Memory(g)
@@ -389,7 +389,7 @@ def _dump(obj: Any) -> str:
 @_fail_cleanly
 def facts(user, as_of, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
-    from .history import facts_as_of
+    from ..history import facts_as_of
 
     with connect() as g:
         g.require_user(user)
@@ -416,7 +416,7 @@ def facts(user, as_of, history, predicate, as_json) -> None:
 @_fail_cleanly
 def timeline(user, entity, predicate, since, until, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
-    from .history import timeline as read_timeline
+    from ..history import timeline as read_timeline
 
     with connect() as g:
         g.require_user(user)
@@ -444,7 +444,7 @@ def timeline(user, entity, predicate, since, until, as_json) -> None:
 @_fail_cleanly
 def inspect(user, as_json, node_id) -> None:
     """A memory card for a fact, piece, turn or entity (graphmem id, source turn id or name)."""
-    from .history import inspect as read_card
+    from ..history import inspect as read_card
 
     with connect() as g:
         card = read_card(g, user, node_id)
@@ -522,7 +522,7 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
     """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
     from tqdm import tqdm
 
-    from .bench.ingest import run_ingest_bench
+    from ..bench.ingest import run_ingest_bench
 
     bar = tqdm(unit="session", desc="ingest", file=sys.stderr, disable=not sys.stderr.isatty())
     turns = 0
@@ -534,7 +534,7 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
         bar.update(r.sessions + r.sessions_unchanged)
         bar.set_postfix(turns_s=f"{turns / (time.perf_counter() - started):.0f}")
 
-    from .ingest import IngestOptions
+    from ..ingest import IngestOptions
 
     res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
                            options=IngestOptions(currency=not no_currency))
@@ -563,8 +563,8 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
 @_fail_cleanly
 def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
     """Retrieval quality (official metrics), latency and evidence size for every preset."""
-    from .bench.report import markdown_table
-    from .bench.retrieval import run_retrieval_bench
+    from ..bench.report import markdown_table
+    from ..bench.retrieval import run_retrieval_bench
 
     out = Path(out_dir) / dataset
     results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
@@ -572,6 +572,8 @@ def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
     click.echo(markdown_table(results))
     click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
 
+
+from . import answering  # noqa: E402,F401  (registers `ask` and `bench qa`)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,263 @@
+"""Answer(q, M_u): retrieve, let a planner gather more evidence with tools under a step budget,
+then a separate reader writes the answer from the chosen turns only, citing them. Without an
+LLM, the answer is extractive: the best evidence itself, labelled as not generated."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import InputError
+from ..llm.client import LLMClient, LLMRequestRejected, Usage
+from ..prompts import answer as prompts
+from .pool import EvidencePool, PoolTurn, day
+from .tools import ToolBox, ToolError, result_text
+
+MAX_QUESTION_CHARS = 4000
+NOT_IN_MEMORY = "Not in memory: nothing in this user's memory answers that."
+# A citation block: [turn:T3], [turn:T3, turn:T5], [turn:T3; T5]
+_CITE_BLOCK = re.compile(r"\[\s*turn:[^\]]*\]", re.IGNORECASE)
+_CITE_ID = re.compile(r"(?:turn:)?\s*([A-Za-z0-9:_\-]+)", re.IGNORECASE)
+
+
+@dataclass
+class Citation:
+    turn_id: str  # the stored Turn id (`graphmem inspect` takes it)
+    handle: str
+    source_turn_id: str | None
+    session_id: str | None
+    date: str | None
+    role: str
+    quote: str  # verbatim words of the turn
+    speaker: str | None = None  # the named speaker, in conversations between people
+
+
+@dataclass
+class Answer:
+    question: str
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    generated: bool = True  # False: extractive (no LLM)
+    not_in_memory: bool = False
+    invalid_citations: int = 0  # citations the reader made that did not resolve (removed)
+    cited: bool = True  # at least one valid citation (or an honest "not in memory")
+    stopped: str = ""  # finish | no_tool_call | budget | planner_unavailable | offline
+    steps: int = 0
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    usage: dict[str, Any] = field(default_factory=dict)  # planner / reader / total tokens
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _usage_since(client: LLMClient, before: Usage) -> Usage:
+    now = client.usage
+    return Usage(**{k: getattr(now, k) - getattr(before, k) for k in vars(before)})
+
+
+def _snapshot(client: LLMClient | None) -> Usage:
+    return Usage(**vars(client.usage)) if client else Usage()
+
+
+def _quote(t: PoolTurn, limit: int = 300) -> str:
+    if t.quote and t.quote in t.text:
+        return t.quote
+    return t.text if len(t.text) <= limit else t.text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def _citation(t: PoolTurn) -> Citation:
+    return Citation(t.turn_id, t.handle, t.source_id, t.session_id,
+                    t.mentioned_at.date().isoformat() if t.mentioned_at else None, t.role, _quote(t),
+                    t.speaker)
+
+
+def resolve_citations(text: str, pool: EvidencePool) -> tuple[str, list[PoolTurn], int]:
+    """Rewrite [turn:T3] into [turn:<stored id>], drop citations that name nothing in the pool;
+    returns (text, cited turns in order, number of invalid citations removed)."""
+    cited: list[PoolTurn] = []
+    invalid = 0
+
+    def fix(block: re.Match[str]) -> str:
+        nonlocal invalid
+        inner = block.group(0)[1:-1]
+        kept = []
+        for part in re.split(r"[,;]|\s+and\s+", inner):
+            m = _CITE_ID.fullmatch(part.strip())
+            turn = pool.resolve(m.group(1)) if m else None
+            if turn is None:
+                invalid += 1
+                continue
+            if turn not in cited:
+                cited.append(turn)
+            kept.append(f"[turn:{turn.turn_id.removeprefix('turn:')}]")
+        return "".join(kept)
+
+    out = _CITE_BLOCK.sub(fix, text)
+    out = re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", out)).strip()
+    return out, cited, invalid
+
+
+class Answerer:
+    """Answers questions from one Memory; `client` None means offline (extractive) answers."""
+
+    def __init__(self, memory: Any, client: LLMClient | None = None, *,
+                 reader_client: LLMClient | None = None, budget: int = 4,
+                 retrieval_k: int = 10, reader_turns: int = 16, max_calls_per_step: int = 4):
+        self.memory = memory
+        self.client = client
+        self.reader_client = reader_client or client
+        self.budget = max(0, budget)
+        self.retrieval_k = retrieval_k
+        self.reader_turns = reader_turns
+        self.max_calls_per_step = max_calls_per_step
+
+    def answer(self, user_id: str, question: str, question_date: datetime | None = None) -> Answer:
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("the question is empty")
+        question = question.strip()[:MAX_QUESTION_CHARS]
+        started = time.perf_counter()
+        self.memory.graph.require_user(user_id)
+        qdate = question_date or datetime.now(UTC)
+        pool = EvidencePool(self.memory.graph, user_id)
+        pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
+                                             k=self.retrieval_k))
+        if self.client is None:
+            ans = self._extractive(question, pool)
+        else:
+            ans = self._generated(user_id, question, qdate, pool)
+        ans.seconds = round(time.perf_counter() - started, 3)
+        return ans
+
+    def prompts_for(self, user_id: str, question: str,
+                    question_date: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The first planner request and the reader request this question would send (with no
+        tool call in between), for dry runs: nothing is sent anywhere."""
+        qdate = question_date or datetime.now(UTC)
+        pool = EvidencePool(self.memory.graph, user_id)
+        pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
+                                             k=self.retrieval_k))
+        planner = prompts.planner_messages(question, day(qdate), pool.render(), self.budget)
+        reader = prompts.reader_messages(question, day(qdate),
+                                         pool.render(pool.ranked()[:self.reader_turns]), [])
+        return {"planner": planner, "reader": reader}
+
+    # --- offline -----------------------------------------------------------------------------
+
+    def _extractive(self, question: str, pool: EvidencePool, top: int = 3) -> Answer:
+        # Turns that only say what is no longer true go after the others.
+        best = sorted(pool.ranked()[:top + 2], key=pool.only_stale)[:top]
+        if not best:
+            return Answer(question, NOT_IN_MEMORY, generated=False, not_in_memory=True,
+                          stopped="offline")
+        lines = ["Not generated (no LLM configured): the best evidence in memory."]
+        for t in best:
+            lines.append(f"- {day(t.mentioned_at)}, {t.speaker or t.role}: \"{_quote(t)}\" "
+                         f"[turn:{t.turn_id.removeprefix('turn:')}]")
+            lines += [f"  {n}" for n in t.notes[:2]]
+        return Answer(question, "\n".join(lines), [_citation(t) for t in best], generated=False,
+                      stopped="offline")
+
+    # --- with an LLM -------------------------------------------------------------------------
+
+    def _generated(self, user_id: str, question: str, qdate: datetime,
+                   pool: EvidencePool) -> Answer:
+        assert self.client is not None
+        tools = ToolBox(self.memory, user_id, pool, qdate)
+        ans = Answer(question, "")
+        before = _snapshot(self.client)
+        chosen = self._plan(question, qdate, pool, tools, ans)
+        planner_usage = _usage_since(self.client, before)
+        evidence = chosen or pool.ranked()[:self.reader_turns]
+        before = _snapshot(self.reader_client)
+        text, flag = self.reader_client.complete_json(
+            prompts.reader_messages(question, day(qdate), pool.render(evidence), tools.notes),
+            prompts.READER_SCHEMA_NAME, prompts.READER_SCHEMA, prompts.parse_reader)
+        reader_usage = _usage_since(self.reader_client, before)
+        text, cited, invalid = resolve_citations(text, pool)
+        ans.text, ans.not_in_memory, ans.invalid_citations = text, flag, invalid
+        ans.citations = [_citation(t) for t in cited]
+        ans.cited = bool(cited) or flag
+        total = Usage()
+        total.add(planner_usage)
+        total.add(reader_usage)
+        ans.usage = {"planner": planner_usage.to_dict(), "reader": reader_usage.to_dict(),
+                     "total": total.to_dict()}
+        ans.cost_usd = total.cost_usd
+        return ans
+
+    def _plan(self, question: str, qdate: datetime, pool: EvidencePool, tools: ToolBox,
+              ans: Answer) -> list[PoolTurn]:
+        """The planner loop; returns the turns it chose (empty: let the reader take the best)."""
+        assert self.client is not None
+        if self.budget == 0:
+            ans.stopped = "no_planner"
+            return []
+        messages = prompts.planner_messages(question, day(qdate), pool.render(), self.budget)
+        for step in range(1, self.budget + 1):
+            ans.steps = step
+            try:
+                response = self.client.chat(messages, tools=prompts.TOOLS, tool_choice="auto")
+            except LLMRequestRejected as error:
+                if error.status_code != 400:
+                    raise
+                ans.stopped = "planner_unavailable"  # the endpoint takes no tools: read now
+                ans.trace.append({"step": step, "error": str(error)})
+                return []
+            choices = getattr(response, "choices", None) or []
+            message = choices[0].message if choices else None
+            calls = list(getattr(message, "tool_calls", None) or [])
+            if not calls:
+                ans.stopped = "no_tool_call"
+                return []
+            messages.append({"role": "assistant", "content": message.content or "",
+                             "tool_calls": [{"id": c.id, "type": "function", "function": {
+                                 "name": c.function.name, "arguments": c.function.arguments}}
+                                 for c in calls]})
+            finish: list[PoolTurn] | None = None
+            for n, call in enumerate(calls):
+                entry: dict[str, Any] = {"step": step, "tool": call.function.name,
+                                         "arguments": call.function.arguments}
+                t0 = time.perf_counter()
+                if n >= self.max_calls_per_step:
+                    content = {"error": f"at most {self.max_calls_per_step} tool calls per step"}
+                elif call.function.name == "finish":
+                    finish, content = self._finish(call.function.arguments, pool, entry)
+                else:
+                    try:
+                        content = tools.run(call.function.name, call.function.arguments)
+                        entry["ok"] = True
+                    except ToolError as error:
+                        content = {"error": str(error)}
+                        entry.update(ok=False, error=str(error))
+                entry["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+                entry["pool"] = len(pool)
+                ans.trace.append(entry)
+                messages.append({"role": "tool", "tool_call_id": call.id,
+                                 "content": result_text(content)})
+            if finish is not None:
+                ans.stopped = "finish"
+                return finish
+        ans.stopped = "budget"
+        return []
+
+    @staticmethod
+    def _finish(arguments: Any, pool: EvidencePool, entry: dict[str, Any]
+                ) -> tuple[list[PoolTurn], dict[str, Any]]:
+        try:
+            args = json.loads(arguments) if isinstance(arguments, str) else arguments
+            handles = args.get("evidence") or []
+            if not isinstance(handles, list):
+                raise ValueError("evidence must be a list")
+        except (ValueError, AttributeError) as error:
+            entry.update(ok=False, error=f"bad finish arguments: {error}")
+            return [], {"error": entry["error"]}
+        found = [t for h in handles if (t := pool.resolve(str(h))) is not None]
+        entry.update(ok=True, chosen=[t.handle for t in found],
+                     unknown=[h for h in handles if pool.resolve(str(h)) is None])
+        return found, {"ok": True}

@@ -1,0 +1,137 @@
+"""The evidence pool of one question: the turns found so far, each with a short handle (T1, T2…)
+that prompts cite as `[turn:T1]`, the facts and pieces that pointed at it, and its date."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..db import Graph
+from ..models import Evidence
+
+
+def _native(value: Any) -> Any:
+    return value.to_native() if hasattr(value, "to_native") else value
+
+
+def day(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d (%a)") if value else "undated"
+
+
+def fact_note(text: str, status: str | None, valid_until: datetime | None,
+              occurred_start: datetime | None) -> str:
+    """A fact as the prompts show it under its turn: "fact: … [superseded since …]"."""
+    status = status or "active"
+    if status != "active" and valid_until:
+        status = f"{status} since {day(valid_until)}"
+    when = f", happened {day(occurred_start)}" if occurred_start else ""
+    return f"fact: {text} [{status}{when}]"
+
+
+@dataclass
+class PoolTurn:
+    handle: str
+    turn_id: str  # the stored Turn id
+    source_id: str | None
+    session_id: str | None
+    role: str
+    text: str
+    mentioned_at: datetime | None
+    idx: int = 0
+    speaker: str | None = None
+    quote: str | None = None  # the verbatim words that made it relevant (a piece or a support)
+    notes: list[str] = field(default_factory=list)  # facts drawn from it, with their status
+    score: float = 0.0  # best retrieval score that reached it
+    order: int = 0  # arrival order in the pool
+
+
+class EvidencePool:
+    def __init__(self, graph: Graph, user_id: str):
+        self.graph = graph
+        self.user_id = user_id
+        self.turns: dict[str, PoolTurn] = {}  # by stored turn id
+        self.handles: dict[str, str] = {}  # handle -> stored turn id
+
+    def __len__(self) -> int:
+        return len(self.turns)
+
+    def resolve(self, handle: str) -> PoolTurn | None:
+        """The pool turn a handle ("T3", "turn:T3", or a stored turn id) names, if any."""
+        h = handle.strip()
+        if h.lower().startswith("turn:") and h[5:].upper() in {k.upper() for k in self.handles}:
+            h = h[5:]
+        key = self.handles.get(h.upper())
+        if key is not None:
+            return self.turns[key]
+        return self.turns.get(h) or self.turns.get(f"turn:{h}")
+
+    def _add_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
+        added = []
+        for r in rows:
+            if r["turn_id"] in self.turns:
+                added.append(self.turns[r["turn_id"]])
+                continue
+            handle = f"T{len(self.turns) + 1}"
+            t = PoolTurn(handle, r["turn_id"], r["source_id"], r["session_id"], r["role"],
+                         r["text"] or "", _native(r["mentioned_at"]), r.get("idx") or 0,
+                         r.get("speaker"), order=len(self.turns))
+            for f in r.get("facts") or []:
+                t.notes.append(fact_note(f["text"], f["status"], _native(f["valid_until"]),
+                                         _native(f["occurred_start"])))
+            self.turns[t.turn_id] = t
+            self.handles[handle] = t.turn_id
+            added.append(t)
+        return added
+
+    def add_turn_ids(self, turn_ids: list[str]) -> list[PoolTurn]:
+        missing = [t for t in dict.fromkeys(turn_ids) if t and t not in self.turns]
+        if missing:
+            rows = self.graph.read("answer_turns", user_id=self.user_id, turn_ids=missing)
+            by_id = {r["turn_id"]: r for r in rows}
+            self._add_rows([by_id[t] for t in missing if t in by_id])
+        return [self.turns[t] for t in dict.fromkeys(turn_ids) if t in self.turns]
+
+    def add_evidence(self, evidence: list[Evidence]) -> list[PoolTurn]:
+        """Add the turns behind search results, with their facts and pieces as notes."""
+        turns = self.add_turn_ids([e.turn_id for e in evidence if e.turn_id])
+        for e in evidence:
+            t = self.turns.get(e.turn_id or "")
+            if t is None:
+                continue
+            t.score = max(t.score, e.score)
+            if e.type == "piece" and not t.quote:
+                t.quote = e.text
+            elif e.type == "fact":
+                note = fact_note(e.text, e.status, e.valid_until, e.occurred_start)
+                if note not in t.notes:
+                    t.notes.append(note)
+        return turns
+
+    def add_session_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
+        return self._add_rows(rows)
+
+    @staticmethod
+    def only_stale(t: PoolTurn) -> bool:
+        """Every fact drawn from the turn is no longer current."""
+        return bool(t.notes) and all("[active" not in n for n in t.notes)
+
+    def ranked(self) -> list[PoolTurn]:
+        """Best first: retrieval score, then arrival."""
+        return sorted(self.turns.values(), key=lambda t: (-t.score, t.order))
+
+    def render(self, turns: list[PoolTurn] | None = None, max_chars: int = 1200) -> str:
+        """The turns as the prompts see them, in chronological order."""
+        chosen = sorted(turns if turns is not None else self.turns.values(),
+                        key=lambda t: (t.mentioned_at.timestamp() if t.mentioned_at else 0.0,
+                                       t.session_id or "", t.idx))
+        lines = []
+        for t in chosen:
+            text = " ".join(t.text.split())
+            if len(text) > max_chars:
+                text = text[:max_chars] + " …"
+            who = t.speaker or t.role
+            lines.append(f"[turn:{t.handle}] {day(t.mentioned_at)} session {t.session_id} "
+                         f"· {who}: {text}")
+            lines += [f"    {n}" for n in t.notes]
+        return "\n".join(lines)

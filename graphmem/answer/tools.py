@@ -1,0 +1,144 @@
+"""The planner's tools over one user's memory. Each returns a JSON-friendly result or raises
+ToolError with a message the planner can act on; turns found join the evidence pool."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from ..errors import GraphmemError, InputError
+from ..history import inspect, timeline
+from . import compute as calc
+from .cypher_read import cypher_read
+from .pool import EvidencePool, day
+
+MAX_RESULT_CHARS = 4000
+
+
+class ToolError(GraphmemError):
+    """A tool call that could not run: unknown tool, bad arguments, refused query."""
+
+
+def _when(text: Any, name: str) -> datetime | None:
+    if text is None or text == "":
+        return None
+    d = calc.parse_day(str(text))
+    return datetime(d.year, d.month, d.day, 23, 59, 59, tzinfo=UTC) if name == "as_of" else \
+        datetime(d.year, d.month, d.day, tzinfo=UTC)
+
+
+def _brief(turns: list[Any]) -> list[str]:
+    return [f"[turn:{t.handle}] {day(t.mentioned_at)} {t.role}: "
+            f"{' '.join(t.text.split())[:300]}" for t in turns]
+
+
+class ToolBox:
+    def __init__(self, memory: Any, user_id: str, pool: EvidencePool,
+                 question_date: datetime | None, search_k: int = 8):
+        self.memory = memory
+        self.user_id = user_id
+        self.pool = pool
+        self.question_date = question_date
+        self.search_k = search_k
+        self.notes: list[str] = []  # exact results the reader should see (counts, computations)
+
+    def run(self, name: str, arguments: Any) -> Any:
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments or "{}")
+            except ValueError as error:
+                raise ToolError(f"arguments are not valid JSON: {error}") from None
+        if not isinstance(arguments, dict):
+            raise ToolError("arguments must be a JSON object")
+        method = getattr(self, f"tool_{name}", None)
+        if method is None:
+            raise ToolError(f"unknown tool {name!r}")
+        try:
+            return method(**arguments)
+        except TypeError as error:
+            raise ToolError(f"bad arguments for {name}: {error}") from None
+        except InputError as error:
+            raise ToolError(str(error)) from None
+
+    # --- the tools -------------------------------------------------------------------------------
+
+    def tool_search(self, query: str, as_of: str | None = None, k: int | None = None) -> Any:
+        if not isinstance(query, str) or not query.strip():
+            raise ToolError("query must be a non-empty string")
+        k = max(1, min(int(k or self.search_k), 20))
+        found = self.memory.search(self.user_id, query, question_date=self.question_date,
+                                   as_of=_when(as_of, "as_of"), k=k)
+        return {"turns": _brief(self.pool.add_evidence(found))}
+
+    def tool_inspect(self, id: str) -> Any:  # noqa: A002 - the tool's argument name
+        if not isinstance(id, str) or not id.strip():
+            raise ToolError("id must be a non-empty string")
+        turn = self.pool.resolve(id)
+        card = inspect(self.memory.graph, self.user_id, turn.turn_id if turn else id)
+        return card
+
+    def tool_session_expand(self, turn: str, window: int | None = None) -> Any:
+        found = self.pool.resolve(str(turn))
+        if found is None:
+            raise ToolError(f"{turn!r} is not a turn of the pool; use a handle such as T1")
+        window = max(1, min(int(window or 8), 30))
+        rows = self.memory.graph.read("session_turns", user_id=self.user_id,
+                                      turn_id=found.turn_id, window=window)
+        return {"turns": _brief(self.pool.add_session_rows(rows))}
+
+    def tool_timeline(self, predicate: str | None = None, entity: str | None = None,
+                      since: str | None = None, until: str | None = None) -> Any:
+        if not predicate and not entity:
+            raise ToolError("give a predicate, an entity, or both")
+        rows = timeline(self.memory.graph, self.user_id, entity=entity, predicate=predicate,
+                        since=_when(since, "since"), until=_when(until, "until"), limit=40)
+        turns = {t.turn_id: t for t in self.pool.add_turn_ids(
+            [r["turn_node_id"] for r in rows if r.get("turn_node_id")])}
+        return {"facts": [
+            {"turn": f"turn:{turns[r['turn_node_id']].handle}" if r.get("turn_node_id") in turns
+             else None, "text": r["text"], "status": r["status"],
+             "valid_from": day(r["valid_from"]), "valid_until": day(r["valid_until"])
+             if r["valid_until"] else None} for r in rows]}
+
+    def tool_count(self, items: list[Any], distinct: bool = True) -> Any:
+        result = calc.count(items, distinct)
+        self.notes.append(f"count({len(items)} items, distinct={distinct}) = {result['count']}: "
+                          f"{result['items']}")
+        return result
+
+    def tool_compute(self, operation: str, expression: str | None = None,
+                     start: str | None = None, end: str | None = None,
+                     amount: float | None = None, unit: str = "days") -> Any:
+        if operation == "arithmetic":
+            result: Any = {"value": calc.arithmetic(expression or "")}
+            self.notes.append(f"{expression} = {result['value']}")
+        elif operation == "date_diff":
+            if not start or not end:
+                raise ToolError("date_diff needs start and end")
+            result = calc.date_diff(start, end, unit)
+            self.notes.append(f"from {result['start']} to {result['end']}: {result['value']} "
+                              f"{unit} ({result['days']} days)")
+        elif operation == "date_add":
+            if not start or amount is None:
+                raise ToolError("date_add needs start and amount")
+            result = calc.date_add(start, amount, unit)
+            self.notes.append(f"{start} + {amount} {unit} = {result['date']} "
+                              f"({result['weekday']})")
+        else:
+            raise ToolError("operation must be arithmetic, date_diff or date_add")
+        return result
+
+    def tool_cypher_read(self, query: str, params: dict[str, Any] | None = None) -> Any:
+        from .cypher_read import CypherRefused
+
+        try:
+            return cypher_read(self.memory.graph, self.user_id, query, params)
+        except CypherRefused as error:
+            raise ToolError(f"refused: {error}") from None
+
+
+def result_text(result: Any) -> str:
+    """A tool result as the planner reads it, cut to a bounded size."""
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "…(truncated)"

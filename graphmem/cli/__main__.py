@@ -1,0 +1,5 @@
+"""`python -m graphmem.cli`."""
+
+from . import main
+
+main()

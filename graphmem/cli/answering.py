@@ -1,0 +1,104 @@
+"""`graphmem ask` and `graphmem bench qa`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import _dump, _echo_err, _fail_cleanly, _parse_when, bench, connect, main
+
+
+def _answer_client():
+    from ..llm import LLMClient, LLMConfig
+
+    config = LLMConfig.from_env()
+    return LLMClient(config) if config else None
+
+
+@main.command()
+@click.option("--user", required=True, help="Whose memory to ask.")
+@click.option("--question-date", default=None, help="When the question is asked (default: now).")
+@click.option("--budget", type=int, default=4, show_default=True,
+              help="Planner steps (tool rounds) before the reader answers.")
+@click.option("--offline", is_flag=True, help="Extractive answer even if an LLM is configured.")
+@click.option("--trace", is_flag=True, help="Show the planner's tool calls.")
+@click.option("--json", "as_json", is_flag=True)
+@click.argument("question")
+@_fail_cleanly
+def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
+    """Answer a question from one user's memory, citing the turns it stands on.
+
+    With GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL set, a planner gathers evidence with tools
+    and a reader writes the answer; otherwise the answer is the best evidence itself, labelled as
+    not generated."""
+    from ..memory import Memory
+
+    client = None if offline else _answer_client()
+    with connect() as g:
+        ans = Memory(g, llm=client).answer(
+            user, question, question_date=_parse_when(question_date, "--question-date"),
+            budget=budget)
+    if as_json:
+        out = ans.to_dict()
+        if not trace:
+            out.pop("trace")
+        click.echo(_dump(out))
+        return
+    click.echo(ans.text)
+    if ans.citations:
+        click.echo("\nCitations:")
+        for c in ans.citations:
+            quote = " ".join(c.quote.split())
+            if len(quote) > 240:
+                quote = quote[:240].rsplit(" ", 1)[0] + " …"
+            click.echo(f"  [turn:{c.turn_id.removeprefix('turn:')}] {c.date} session "
+                       f"{c.session_id} turn {c.source_turn_id} ({c.speaker or c.role}): "
+                       f"\"{quote}\"")
+    if ans.generated:
+        if not ans.cited:
+            click.echo("\n(warning: the answer cites no evidence)")
+        total = ans.usage.get("total", {})
+        click.echo(f"\n{ans.steps} planner step(s), stopped: {ans.stopped}; "
+                   f"{total.get('total_tokens', 0)} tokens, ${ans.cost_usd:.6f}; "
+                   f"{ans.invalid_citations} invalid citation(s) removed; {ans.seconds:.1f}s")
+    if trace:
+        click.echo("\nTrace:")
+        for t in ans.trace:
+            status = "ok" if t.get("ok") else f"error: {t.get('error')}"
+            click.echo(f"  step {t['step']}: {t.get('tool')}({t.get('arguments')}) → {status}"
+                       f" [{t.get('ms', 0):.0f} ms, pool {t.get('pool')}]")
+
+
+@bench.command("qa")
+@click.option("--dataset", type=click.Choice(["longmemeval"]), default="longmemeval",
+              show_default=True)
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--limit", type=int, default=None, help="Only the first N questions.")
+@click.option("--dry-run", is_flag=True, help="Send nothing: report the prompt tokens per question.")
+@click.option("--budget", type=int, default=4, show_default=True)
+@click.option("--out", "out_dir", default="docs/bench", show_default=True,
+              help="Where results.json, results.md and cost_accuracy.png go (under qa/).")
+@click.option("--paper", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The paper text with Table 1 (default: seeds/000_*.txt above the data file).")
+@_fail_cleanly
+def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
+    """Answer, judge (LongMemEval's yes/no prompts) and cost every question."""
+    from ..bench.qa import markdown, run_qa_bench
+    from ..errors import ConfigError
+    from ..llm import LLMClient, LLMConfig
+
+    client = judge = None
+    if not dry_run:
+        client = _answer_client()
+        if client is None:
+            raise ConfigError("bench qa needs GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL "
+                              "(or --dry-run)")
+        judge_config = LLMConfig.from_env(prefix="GRAPHMEM_JUDGE_")
+        judge = LLMClient(judge_config) if judge_config else client
+    results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
+                           answer_client=client, judge_client=judge, budget=budget,
+                           paper=Path(paper) if paper else None, echo=_echo_err)
+    click.echo(markdown(results))
+    click.echo(f"written: {Path(out_dir) / 'qa'}/results.json, results.md"
+               + (", cost_accuracy.png" if "plot" in results else ""))

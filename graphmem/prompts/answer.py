@@ -1,0 +1,105 @@
+"""The answering prompts: a planner that gathers evidence with tools, and a reader that writes the
+answer from the chosen evidence only, citing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+PLANNER_SYSTEM = """\
+You gather evidence to answer a question about a person's past conversations with an assistant, \
+from that person's memory. You do not answer the question yourself.
+The evidence pool so far is listed below; every turn has a handle such as T3. Call tools to find \
+what is missing: search with other words (names, synonyms, the thing asked about), expand a \
+session around a relevant turn, read a fact's history with timeline, and do any arithmetic, \
+counting or date difference with compute / count — never in your head. cypher_read runs a \
+read-only Cypher query over this person's graph (labels Session, Turn, MessagePiece, FactEvent, \
+Entity; anchor every MATCH on {user_id: $user_id}).
+When the pool holds what the answer needs, or nothing more can be found, call finish with the \
+handles of the turns the answer stands on. You have at most {budget} steps."""
+
+READER_SYSTEM = """\
+You answer a question about a person's past conversations using ONLY the evidence given. \
+The question is asked on {question_date}; relative dates ("last week") are relative to that day, \
+and each turn shows the day it was said.
+Rules:
+- Cite every claim with the handle of the turn it comes from, in the form [turn:T3], right after \
+the claim. Cite only handles listed in the evidence.
+- Facts marked superseded or invalid are no longer true; for questions about the present use the \
+current one, and say what changed when that helps.
+- Count, add and compare carefully; the tool results in the notes are exact.
+- If the evidence does not contain the answer, set not_in_memory to true and answer briefly that \
+it is not in memory (you may say what related information is there). Never guess.
+Reply with JSON: {{"answer": "...", "not_in_memory": false}}. Keep the answer short."""
+
+READER_SCHEMA_NAME = "cited_answer"
+READER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"answer": {"type": "string"}, "not_in_memory": {"type": "boolean"}},
+    "required": ["answer", "not_in_memory"],
+    "additionalProperties": False,
+}
+
+
+def planner_messages(question: str, question_date: str, pool_text: str,
+                     budget: int) -> list[dict[str, Any]]:
+    return [{"role": "system", "content": PLANNER_SYSTEM.replace("{budget}", str(budget))},
+            {"role": "user", "content": f"Question (asked on {question_date}): {question}\n\n"
+                                        f"Evidence pool:\n{pool_text or '(empty)'}"}]
+
+
+def reader_messages(question: str, question_date: str, evidence_text: str,
+                    notes: list[str]) -> list[dict[str, Any]]:
+    extra = ("\n\nTool results:\n" + "\n".join(notes)) if notes else ""
+    return [{"role": "system", "content": READER_SYSTEM.format(question_date=question_date)},
+            {"role": "user", "content": f"Evidence:\n{evidence_text or '(none)'}{extra}\n\n"
+                                        f"Question: {question}"}]
+
+
+def parse_reader(obj: Any) -> tuple[str, bool]:
+    if not isinstance(obj, dict) or not isinstance(obj.get("answer"), str):
+        raise ValueError('expected {"answer": "...", "not_in_memory": true|false}')
+    flag = obj.get("not_in_memory", False)
+    if not isinstance(flag, bool):
+        raise ValueError("not_in_memory must be true or false")
+    if not obj["answer"].strip():
+        raise ValueError("the answer is empty")
+    return obj["answer"].strip(), flag
+
+
+def _fn(name: str, description: str, properties: dict[str, Any],
+        required: list[str]) -> dict[str, Any]:
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties, "required": required,
+                       "additionalProperties": False}}}
+
+
+_DATE = {"type": "string", "description": "a date, e.g. 2023-05-20"}
+TOOLS: list[dict[str, Any]] = [
+    _fn("search", "Search this person's memory; new turns join the pool.",
+        {"query": {"type": "string"},
+         "as_of": {**_DATE, "description": "only what was true and known on this date"},
+         "k": {"type": "integer", "minimum": 1, "maximum": 20}}, ["query"]),
+    _fn("inspect", "A memory card: a turn handle (T3) or a fact / entity id or entity name.",
+        {"id": {"type": "string"}}, ["id"]),
+    _fn("session_expand", "Add the turns around a turn of the pool (same session).",
+        {"turn": {"type": "string", "description": "a handle such as T3"},
+         "window": {"type": "integer", "minimum": 1, "maximum": 30}}, ["turn"]),
+    _fn("timeline", "The ordered history of facts about a predicate and/or an entity.",
+        {"predicate": {"type": "string"}, "entity": {"type": "string"},
+         "since": _DATE, "until": _DATE}, []),
+    _fn("count", "Count items exactly (distinct by default).",
+        {"items": {"type": "array", "items": {"type": "string"}},
+         "distinct": {"type": "boolean"}}, ["items"]),
+    _fn("compute", "Exact arithmetic or date arithmetic.",
+        {"operation": {"type": "string", "enum": ["arithmetic", "date_diff", "date_add"]},
+         "expression": {"type": "string", "description": "arithmetic, e.g. (3 + 4) * 2"},
+         "start": _DATE, "end": _DATE, "amount": {"type": "number"},
+         "unit": {"type": "string", "enum": ["days", "weeks", "months", "years"]}},
+        ["operation"]),
+    _fn("cypher_read", "A read-only Cypher query over this person's own graph (max 50 rows).",
+        {"query": {"type": "string"}, "params": {"type": "object"}}, ["query"]),
+    _fn("finish", "Stop gathering: the listed turns are the evidence the answer needs.",
+        {"evidence": {"type": "array", "items": {"type": "string"}},
+         "reason": {"type": "string"}}, ["evidence"]),
+]

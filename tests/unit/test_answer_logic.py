@@ -1,0 +1,98 @@
+"""Pure parts of answering: the cypher_read guards, exact computation, the judge templates and
+the published-points reader."""
+
+import pytest
+
+from graphmem.answer.compute import arithmetic, count, date_add, date_diff
+from graphmem.answer.cypher_read import CypherRefused, check_plan, check_text
+from graphmem.bench.judge import judge_prompt
+from graphmem.bench.published import read_points
+from graphmem.errors import InputError
+
+
+@pytest.mark.parametrize("statement", [
+    "CREATE (n:X) RETURN n",
+    "MATCH (n {user_id: $user_id}) SET n.x = 1",
+    "MATCH (n {user_id: $user_id}) DETACH DELETE n",
+    "merge (n:X {user_id: $user_id})",
+    "CALL db.labels() YIELD label RETURN label, $user_id",
+    "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l, $user_id",
+    "MATCH (n {user_id: $user_id}) RETURN n; MATCH (m) DETACH DELETE m",
+    "MATCH (n) RETURN n",  # not anchored on the user
+    "MATCH (n {user_id: $user_id}) FOREACH (x IN [1] | CREATE (:X))",
+    "USE system SHOW USERS",
+    "",
+])
+def test_check_text_refuses(statement):
+    with pytest.raises(CypherRefused):
+        check_text(statement)
+
+
+def test_check_text_ignores_words_in_strings_and_comments():
+    q = ("MATCH (t:Turn {user_id: $user_id}) // we never CREATE here\n"
+         "WHERE t.text CONTAINS 'create a delete set' RETURN t.text;")
+    assert check_text(q).endswith("RETURN t.text")
+
+
+def _op(name, details="", children=()):
+    return {"operatorType": f"{name}@neo4j", "args": {"Details": details},
+            "children": list(children)}
+
+
+def test_check_plan_requires_every_graph_leaf_to_be_anchored():
+    seek = _op("NodeIndexSeek", "RANGE INDEX f:FactEvent(user_id) WHERE user_id = $user_id")
+    check_plan(_op("ProduceResults", "f", [seek]))
+    by_id = _op("NodeUniqueIndexSeek", "UNIQUE f:FactEvent(id) WHERE id = $x")
+    check_plan(_op("ProduceResults", "f", [_op("Filter", "f.user_id = $user_id", [by_id])]))
+    check_plan(_op("ProduceResults", "x", [_op("Unwind", "$list AS x")]))
+    refused = [
+        _op("ProduceResults", "f", [by_id]),
+        _op("ProduceResults", "f", [_op("Filter", "f.user_id = $user_id OR true",
+                                        [_op("NodeByLabelScan", "f:FactEvent")])]),
+        _op("ProduceResults", "c", [_op("NodeCountFromCountStore", "count( (:Turn) )")]),
+        _op("CartesianProduct", "", [seek, _op("NodeIndexSeek", "o:Turn(user_id) WHERE "
+                                                                 "user_id = $victim")]),
+    ]
+    for plan in refused:
+        with pytest.raises(CypherRefused):
+            check_plan(plan)
+
+
+def test_compute_is_exact():
+    assert arithmetic("(3 + 4) * 2 / 7") == 2
+    assert date_diff("2023/05/20 (Sat) 10:18", "2023-06-28", "days")["value"] == 39
+    assert date_diff("2023-01-31", "2024-03-01", "months")["value"] == 13
+    assert date_diff("2023-03-01", "2023-01-01")["value"] == -59
+    assert date_add("2024-02-28", 2, "days") == {"date": "2024-03-01", "weekday": "Friday"}
+    assert count(["Yoga", " yoga", "Pilates"]) == {"count": 2, "items": ["Yoga", "Pilates"]}
+    for bad in ("__import__('os')", "open('x')", "1/0", "'a' * 3", ""):
+        with pytest.raises(InputError):
+            arithmetic(bad)
+    with pytest.raises(InputError):
+        date_diff("someday", "2023-01-01")
+
+
+def test_judge_prompts_follow_the_question_type():
+    assert "off-by-one" in judge_prompt("temporal-reasoning", "q", "a", "r", False)
+    assert "updated answer" in judge_prompt("knowledge-update", "q", "a", "r", False)
+    assert "Rubric: a" in judge_prompt("single-session-preference", "q", "a", "r", False)
+    assert "unanswerable" in judge_prompt("multi-session", "q", "a", "r", True)
+    prompt = judge_prompt("multi-session", "Q?", "42", "It is 42.", False)
+    assert "Question: Q?" in prompt and "Correct Answer: 42" in prompt and prompt.endswith(
+        "Answer yes or no only.")
+    with pytest.raises(ValueError):
+        judge_prompt("other", "q", "a", "r", False)
+
+
+def test_published_points_are_read_from_a_tab_separated_table(tmp_path):
+    paper = tmp_path / "paper.txt"
+    paper.write_text("Intro text\n\nMethod\tDate\tModel\tAcc.\tCost / 10³ Q\n"
+                     "Alpha\t2026-01\tModel A\t90.0%\t$2 (meas.)\n"
+                     "Beta\t2026-02\tModel B\t80.5%\t$10–$40 (est.)\n\nAfter the table\n")
+    a, b = read_points(paper)
+    assert (a.method, a.accuracy, a.cost_per_question, a.measured) == ("Alpha", 0.9, 0.002, True)
+    assert (b.cost_low, b.cost_high, b.measured) == (0.01, 0.04, False)
+    assert b.cost_per_question == pytest.approx(0.02)
+    (tmp_path / "none.txt").write_text("no table")
+    with pytest.raises(ValueError):
+        read_points(tmp_path / "none.txt")
