@@ -263,6 +263,9 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
                                                "entities", "judged_links")}
     summary["seconds"] = round(report.seconds, 2)
     summary["turns_per_s"] = round(report.turns / report.seconds, 1) if report.seconds else 0.0
+    if client is not None:  # extraction and relation judging: tokens and dollars
+        summary["llm_tokens"] = client.usage.total_tokens
+        summary["llm_cost_usd"] = round(client.usage.cost_usd, 6)
     if load_report is not None:
         summary["skipped"] = {k.removeprefix("skipped_"): v for k, v in vars(load_report).items()
                               if k.startswith("skipped_") and isinstance(v, int)}

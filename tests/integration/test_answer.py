@@ -217,3 +217,20 @@ def test_reply_cache_makes_a_rerun_free(graph, memory_user, llm_stub, tmp_path):
     assert len(llm_stub.requests) == 2  # nothing sent the second time
     assert b.text == a.text and again.llm.usage.cache_hits == 2
     assert b.cost_usd == 0 and b.usage["total"]["cache_hits"] == 2
+
+
+def test_cypher_read_limits_rows_and_returns_plain_values(graph, memory_user):
+    from graphmem.answer import CypherRefused, cypher_read
+
+    out = cypher_read(graph, memory_user, "MATCH (t:Turn {user_id: $user_id}) "
+                      "RETURN t, t.mentioned_at AS at ORDER BY t.idx", max_rows=3)
+    assert out["truncated"] and len(out["rows"]) == 3
+    row = out["rows"][0]
+    assert "Turn" in row["t"]["labels"] and "embedding" not in row["t"]
+    assert isinstance(row["at"], str) and row["at"].startswith("20")
+    for refused in ("MATCH (n) RETURN count(n) AS c, $user_id AS u",
+                    "MATCH (t:Turn) WHERE t.user_id = $user_id OR t.user_id <> $user_id RETURN t",
+                    "MATCH (t:Turn {user_id: $user_id}) RETURN t.nope(",
+                    "CALL db.labels() YIELD label RETURN label, $user_id"):
+        with pytest.raises(CypherRefused):
+            cypher_read(graph, memory_user, refused)

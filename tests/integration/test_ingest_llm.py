@@ -41,6 +41,7 @@ def test_llm_extractor_ingest_rejects_unsupported_spans(graph, user_id, tmp_path
     assert out.exit_code == 0, out.output
     summary = json.loads(out.stdout.splitlines()[0])
     assert summary["facts"] == 1 and summary["rejected"] == 1
+    assert summary["llm_tokens"] == 120  # one scripted reply: 100 prompt + 20 completion
     with graph.session(read_only=True) as s:
         rows = s.run("MATCH (f:FactEvent {user_id: $u})-[:DERIVED_FROM]->(p) "
                      "RETURN f.value AS v, f.extractor AS x, p.text AS p", u=user_id).data()
