@@ -62,3 +62,10 @@ def test_llm_extractor_without_configuration_is_a_clear_error(tmp_path):
     env = {"GRAPHMEM_LLM_BASE_URL": "", "GRAPHMEM_LLM_MODEL": "", "OPENAI_BASE_URL": ""}
     out = CliRunner().invoke(main, ["ingest", str(path), "--extractor", "llm"], env=env)
     assert out.exit_code == 1 and "GRAPHMEM_LLM_BASE_URL" in out.stderr
+
+
+def test_relations_llm_without_configuration_is_a_clear_error(tmp_path):
+    path = _jsonl(tmp_path, "u", ["hi"])
+    env = {"GRAPHMEM_LLM_BASE_URL": "", "GRAPHMEM_LLM_MODEL": "", "OPENAI_BASE_URL": ""}
+    out = CliRunner().invoke(main, ["ingest", str(path), "--relations", "llm"], env=env)
+    assert out.exit_code == 1 and "--relations llm needs" in out.stderr
