@@ -47,6 +47,7 @@ def read_points(path: Path) -> list[PublishedPoint]:
         if not amounts or not acc:
             continue
         low, high = min(amounts) / 1000, max(amounts) / 1000  # the table is per 10³ questions
-        points.append(PublishedPoint(cells[0].strip(), cells[2].strip(), float(acc.group(1)) / 100,
+        name = re.sub(r"\s*\(ours\)|[†*]", "", cells[0]).strip()  # the paper's own markers
+        points.append(PublishedPoint(name, cells[2].strip(), float(acc.group(1)) / 100,
                                      math.sqrt(low * high), low, high, "meas" in cells[4]))
     return points
