@@ -124,9 +124,7 @@ class Answerer:
         started = time.perf_counter()
         self.memory.graph.require_user(user_id)
         qdate = question_date or datetime.now(UTC)
-        pool = EvidencePool(self.memory.graph, user_id)
-        pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
-                                             k=self.retrieval_k))
+        pool = self._initial_pool(user_id, question, qdate)
         if self.client is None:
             ans = self._extractive(question, pool)
         else:
@@ -134,14 +132,19 @@ class Answerer:
         ans.seconds = round(time.perf_counter() - started, 3)
         return ans
 
+    def _initial_pool(self, user_id: str, question: str, qdate: datetime) -> EvidencePool:
+        """E ← Retrieve(q, M_u): the fused search's turns, with their facts."""
+        pool = EvidencePool(self.memory.graph, user_id)
+        pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
+                                             k=self.retrieval_k))
+        return pool
+
     def prompts_for(self, user_id: str, question: str,
                     question_date: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
         """The first planner request and the reader request this question would send (with no
         tool call in between), for dry runs: nothing is sent anywhere."""
         qdate = question_date or datetime.now(UTC)
-        pool = EvidencePool(self.memory.graph, user_id)
-        pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
-                                             k=self.retrieval_k))
+        pool = self._initial_pool(user_id, question, qdate)
         planner = prompts.planner_messages(question, day(qdate), pool.render(), self.budget)
         reader = prompts.reader_messages(question, day(qdate),
                                          pool.render(pool.ranked()[:self.reader_turns]), [])

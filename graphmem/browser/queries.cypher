@@ -29,3 +29,9 @@ RETURN f, d, p, h, t LIMIT 25;
 MATCH (u:User {id: $user})
 OPTIONAL MATCH (u)-[r:RELATED]->(e:Entity)
 RETURN u, r, e;
+
+// 7. Every currency edge and who decided it (rules, or llm:<model>), as a table
+MATCH (a:FactEvent {user_id: $user})-[r:SUPERSEDES|UPDATES|CONTRADICTS]->(b:FactEvent)
+RETURN r.decided_by AS decided_by, type(r) AS relation, a.text AS newer, b.text AS older,
+       r.at AS at
+ORDER BY at;
