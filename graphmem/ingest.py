@@ -335,15 +335,14 @@ class Ingestor:
                 tx.run(query("ingest_relations"), relations=plan.relations).consume()
             if self.options.currency:
                 slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
-                decided = maintain_currency(tx, user_id, slots).facts if slots else []
+                if slots:
+                    maintain_currency(tx, user_id, slots)
                 if plan.currency_links:
                     tx.run(query("currency_link"), user_id=user_id,
                            decided_by=self.options.relation_judge.name,
                            links=[vars(x) for x in plan.currency_links]).consume()
-                ids = {d.id for d in decided} | {x.target for x in plan.currency_links}
-                if ids:
                     tx.run(query("currency_overlay"), user_id=user_id,
-                           ids=sorted(ids)).consume()
+                           ids=sorted({x.target for x in plan.currency_links})).consume()
 
         with self.graph.session() as s:
             s.execute_write(work)

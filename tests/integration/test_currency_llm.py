@@ -168,3 +168,33 @@ def test_garbage_from_the_model_writes_nothing_for_that_session(graph, user_id, 
     assert graph.read("stats", user_id=user_id)[0]["sessions"] == 1
     facts, _ = _state(graph, user_id)
     assert facts["The user works as a junior analyst."][0] == "active"
+
+
+ACME = RoleRef("employer", "Acme", "organization")
+FACTS.update({
+    "I work at Acme.": FactCandidate("attribute", "works_at", "The user works at Acme.",
+                                     "I work at Acme", value="Acme", roles=[ACME]),
+    "I left Acme for good.": FactCandidate("event", "left_job", "The user left Acme.",
+                                           "I left Acme for good", value="Acme", roles=[ACME]),
+    "I still remember that I work at Acme.": FactCandidate(
+        "attribute", "works_at", "The user works at Acme (again).", "I work at Acme",
+        value="Acme", roles=[ACME]),
+})
+
+
+def test_a_later_rules_decision_keeps_what_the_llm_closed(graph, user_id, llm_stub):
+    relations = {frozenset({"The user works at Acme.", "The user left Acme."}): "supersedes"}
+    for _ in range(3):
+        llm_stub.push(_judge_reply(relations))
+    sessions = [("a1", dt(2024, 1, 1), ["I work at Acme."]),
+                ("a2", dt(2024, 2, 1), ["I left Acme for good."]),
+                # Re-decides the works_at slot by the rules (a reaffirmation of the same value).
+                ("a3", dt(2024, 3, 1), ["I still remember that I work at Acme."])]
+    _memory(graph, llm_stub).ingest([Transcript(user_id, [
+        SessionRecord(sid, when, [TurnRecord("user", t) for t in texts])
+        for sid, when, texts in sessions])])
+    facts, edges = _state(graph, user_id)
+    assert facts["The user works at Acme."] == ("superseded", dt(2024, 1, 1), dt(2024, 2, 1))
+    assert ("The user left Acme.", "SUPERSEDES", "The user works at Acme.", "llm:stub-model",
+            dt(2024, 2, 1)) in edges
+    assert facts["The user works at Acme (again)."][0] == "active"
