@@ -35,6 +35,9 @@ _FORBIDDEN = re.compile(
     r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD|CALL|FOREACH|USE|GRANT|DENY|REVOKE|"
     r"ALTER|RENAME|START|STOP|TERMINATE|SHOW|EXPLAIN|PROFILE|FINISH|INSERT|ENABLE|DISABLE)\b",
     re.IGNORECASE)
+# Functions of these namespaces can run queries of their own (apoc.cypher.run…), unseen by the
+# plan check, or reach the database's administration.
+_NAMESPACES = re.compile(r"\b(apoc|gds|db|dbms|genai|graph)\s*\.\s*\w", re.IGNORECASE)
 _READS_GRAPH = re.compile(r"Scan|Seek|CountStore|ById|ByElementId", re.IGNORECASE)
 _ANCHOR = re.compile(r"(?:^|\s|\()(?:`?\w+`?\.)?user_id\s*=\s*\$user_id\b")
 
@@ -54,6 +57,9 @@ def check_text(statement: str) -> str:
     if found:
         raise CypherRefused(f"{found.group(1).upper()} is not allowed: cypher_read runs read-only "
                             "MATCH / WITH / WHERE / RETURN queries")
+    ns = _NAMESPACES.search(bare)
+    if ns:
+        raise CypherRefused(f"{ns.group(1)}.* functions are not allowed in cypher_read")
     if ";" in bare.strip().rstrip(";"):
         raise CypherRefused("one statement only")
     if "$user_id" not in bare:

@@ -21,6 +21,9 @@ from graphmem.errors import InputError
     "MATCH (n) RETURN n",  # not anchored on the user
     "MATCH (n {user_id: $user_id}) FOREACH (x IN [1] | CREATE (:X))",
     "USE system SHOW USERS",
+    "MATCH (t:Turn {user_id: $user_id}) RETURN apoc.cypher.runFirstColumnSingle('MATCH (n) "
+    "RETURN count(n)', {})",
+    "MATCH (t:Turn {user_id: $user_id}) RETURN db . labels()",
     "",
 ])
 def test_check_text_refuses(statement):
