@@ -67,9 +67,11 @@ class Retriever:
             timings[name] = (time.perf_counter() - t1) * 1000
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
-        details = self._details(user_id, candidates, as_of)
+        details = self._details(user_id, candidates, as_of, slot_states=bool(
+            q.slots and q.intent.about_present and q.intent.window is None))
         evidence = fuse(candidates, details, q.intent, cfg,
-                        near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta))
+                        near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
+                        slots=q.slots)
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
@@ -81,13 +83,14 @@ class Retriever:
         rows = self.graph.read("near_duplicates", user_id=user_id, ids=ids, theta=theta)
         return {frozenset((r["a"], r["b"])) for r in rows}
 
-    def _details(self, user_id: str, candidates: dict[str, Any],
-                 as_of: datetime | None) -> list[dict[str, Any]]:
+    def _details(self, user_id: str, candidates: dict[str, Any], as_of: datetime | None,
+                 slot_states: bool = False) -> list[dict[str, Any]]:
         by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
         for c in candidates.values():
             by_type[c.type].append(c.id)
         rows = self.graph.read("evidence_details", user_id=user_id, turn_ids=by_type["turn"],
-                               piece_ids=by_type["piece"], fact_ids=by_type["fact"])
+                               piece_ids=by_type["piece"], fact_ids=by_type["fact"],
+                               slot_states=slot_states)
         if as_of is None:
             return rows
         from ..history import _aware

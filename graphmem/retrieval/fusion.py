@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -110,10 +110,19 @@ def merge_near_duplicates(ordered: list[dict[str, Any]],
     return kept
 
 
+def stale_on_asked_slot(slot_states: list[list[str]] | None, slots: Sequence[str]) -> bool:
+    """Does the turn state a no-longer-current value of a slot the question asks about, and no
+    current one ("I live in Denver" for "where do I live now?", after a move)?"""
+    if not slot_states or not slots:
+        return False
+    asked = [(p, st) for p, st in slot_states if any(p == s or p.startswith(s) for s in slots)]
+    return bool(asked) and all(st != "active" for _p, st in asked)
+
+
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
          cfg: RetrievalConfig,
-         near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None
-         ) -> list[Evidence]:
+         near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None,
+         slots: Sequence[str] = ()) -> list[Evidence]:
     rows = []
     for d in details:
         d = {k: _native(v) for k, v in d.items()}
@@ -122,9 +131,11 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
             continue
         d.update(density=c.density, tunnels=sorted(c.tunnels), heads=sorted(c.heads),
                  best_rank=c.best_rank, direct_score=c.direct_score)
-        if (d["type"] != "fact" and d.get("slot_facts") and d["slot_facts"] == d["stale_facts"]
-                and intent.about_present and intent.window is None):
-            d["density"] *= cfg.stale_penalty  # says only what is no longer true
+        all_stale = bool(d.get("slot_facts")) and d["slot_facts"] == d["stale_facts"]
+        if (d["type"] != "fact" and intent.about_present and intent.window is None
+                and (all_stale or stale_on_asked_slot(d.get("slot_states"), slots))):
+            # It says only what is no longer true (of what is asked).
+            d["density"] *= cfg.stale_penalty
             d["status"] = "stale"
         rows.append(d)
     rows.sort(key=lambda r: (-r["density"], r["best_rank"], -r["direct_score"], r["id"]))

@@ -132,3 +132,21 @@ def test_search_cli_explain_and_unknown_user(graph, user_id, minilm, monkeypatch
     assert "Maple-s" in out.output and "tunnels:" in out.output and "density=" in out.output
     bad = CliRunner().invoke(main, ["search", "--user", user_id + "-none", "anything"])
     assert bad.exit_code == 1 and "no memory for user" in bad.stderr
+
+
+def test_a_turn_stale_on_the_asked_slot_is_penalised_even_with_other_current_facts(
+        graph, user_id, minilm):
+    from importlib import resources
+
+    from graphmem.loaders import load
+    from graphmem.models import Transcript
+
+    sample = resources.files("graphmem").joinpath("samples/sample.jsonl")
+    mem = Memory(graph, embedder=minilm)
+    mem.ingest([Transcript(user_id, t.sessions) for t in load(str(sample))])
+    res = mem.search(user_id, "Where do I live now?", question_date=datetime(2024, 7, 1, tzinfo=UTC))
+    # "I live in Denver and I work at Acme Robotics as a mechanical engineer": the occupation is
+    # still current, but what the question asks about (where the user lives) is not.
+    denver = next(e for e in res if e.type == "turn" and "live in Denver" in e.text)
+    assert denver.status == "stale"
+    assert "Seattle" in res[0].text

@@ -99,3 +99,4 @@ def test_published_points_are_read_from_a_tab_separated_table(tmp_path):
     (tmp_path / "none.txt").write_text("no table")
     with pytest.raises(ValueError):
         read_points(tmp_path / "none.txt")
+
