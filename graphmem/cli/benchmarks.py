@@ -1,0 +1,75 @@
+"""`graphmem bench ingest` and `bench retrieval` (`bench qa` is in answering)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import _echo_err, _fail_cleanly, bench
+
+
+@bench.command("ingest")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--limit", type=int, default=None, help="At most N users.")
+@click.option("--keep", is_flag=True, help="Keep the ingested users (default: forget them after).")
+@click.option("--prefix", default=None, help="User id prefix (default: bench-<unix time>-).")
+@click.option("--no-currency", is_flag=True, help="Skip currency maintenance (for comparison).")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
+    """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
+    from tqdm import tqdm
+
+    from ..bench.ingest import run_ingest_bench
+
+    bar = tqdm(unit="session", desc="ingest", file=sys.stderr, disable=not sys.stderr.isatty())
+    turns = 0
+    started = time.perf_counter()
+
+    def tick(r) -> None:
+        nonlocal turns
+        turns += r.turns
+        bar.update(r.sessions + r.sessions_unchanged)
+        bar.set_postfix(turns_s=f"{turns / (time.perf_counter() - started):.0f}")
+
+    from ..ingest import IngestOptions
+
+    res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
+                           options=IngestOptions(currency=not no_currency))
+    bar.close()
+    out = {**res.__dict__, "turns_per_s": round(res.turns_per_s, 1),
+           "minutes": round(res.seconds / 60, 2)}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    click.echo(f"users={res.users} sessions={res.sessions} turns={res.turns} pieces={res.pieces} "
+               f"facts={res.facts} rejected={res.rejected}")
+    click.echo(f"seconds={res.seconds:.1f} (loading {res.load_seconds:.1f}) "
+               f"turns/s={res.turns_per_s:.1f} minutes={res.seconds / 60:.2f}")
+    neo = f"{res.neo4j_peak_rss_mib:.0f}" if res.neo4j_peak_rss_mib else "n/a"
+    click.echo(f"peak RSS: python={res.python_peak_rss_mib:.0f} MiB neo4j={neo} MiB")
+
+
+@bench.command("retrieval")
+@click.option("--dataset", required=True, type=click.Choice(["longmemeval", "locomo"]))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--limit", type=int, default=None, help="At most N users (questions / samples).")
+@click.option("--out", "out_dir", default="bench-out", show_default=True,
+              help="Where results.json, results.md and recall_curves.png go.")
+@click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "paper", "fused")),
+              show_default=True, help="Comma-separated retrieval presets to compare.")
+@_fail_cleanly
+def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
+    """Retrieval quality (official metrics), latency and evidence size for every preset."""
+    from ..bench.report import markdown_table
+    from ..bench.retrieval import run_retrieval_bench
+
+    out = Path(out_dir) / dataset
+    results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
+                                  out_dir=out, echo=_echo_err)
+    click.echo(markdown_table(results))
+    click.echo(f"written: {out}/results.json, results.md, recall_curves.png")

@@ -1,0 +1,141 @@
+"""`graphmem ingest`, `stats` and `forget`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from ..errors import ConfigError, UnknownUser
+from . import _fail_cleanly, connect, main
+
+# --- ingest / stats / forget -------------------------------------------------------------------
+
+
+def _llm_client(what: str):
+    from ..llm import LLMClient, LLMConfig
+
+    config = LLMConfig.from_env()
+    if config is None:
+        raise ConfigError(
+            f"{what} needs an OpenAI-compatible endpoint: set GRAPHMEM_LLM_BASE_URL and "
+            "GRAPHMEM_LLM_MODEL (and GRAPHMEM_LLM_API_KEY if it needs one)"
+        )
+    return LLMClient(config)
+
+
+def _make_extractor(name: str, client=None):
+    from ..extract import OfflineExtractor
+
+    if name == "offline":
+        return OfflineExtractor()
+    from ..extract.llm import LLMExtractor
+
+    return LLMExtractor(client or _llm_client("--extractor llm"))
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--format", "fmt", default="auto", show_default=True,
+              type=click.Choice(["auto", "longmemeval", "locomo", "jsonl", "openai"]))
+@click.option("--user", default=None,
+              help="Only this user (the owner's id, required, for --format openai).")
+@click.option("--session", default=None, help="Session id (--format openai).")
+@click.option("--session-time", default=None, help="Session start time (--format openai).")
+@click.option("--limit", type=int, default=None, help="Ingest at most N users.")
+@click.option("--extractor", default="offline", show_default=True,
+              type=click.Choice(["offline", "llm"]))
+@click.option("--relations", default="auto", show_default=True,
+              type=click.Choice(["auto", "rules", "llm"]),
+              help="Who decides SUPERSEDES/UPDATES/CONTRADICTS beyond the slot rules: the LLM "
+                   "(auto: when --extractor llm) or nobody (rules only).")
+@click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@_fail_cleanly
+def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
+           as_json) -> None:
+    """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
+    from tqdm import tqdm
+
+    from ..embed import default_embedder
+    from ..ingest import IngestOptions, Ingestor
+    from ..loaders import load
+
+    transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
+                       limit=limit)
+    # Configuration errors come before any connection.
+    use_llm = relations == "llm" or (relations == "auto" and extractor == "llm")
+    client = _llm_client("--extractor llm" if extractor == "llm" else "--relations llm") if (
+        use_llm or extractor == "llm") else None
+    chosen = _make_extractor(extractor, client)
+    judge = None
+    if use_llm:
+        from ..relate import LLMRelationJudge
+
+        judge = LLMRelationJudge(client)
+    with connect() as g:
+        ingestor = Ingestor(g, chosen, default_embedder(),
+                            IngestOptions(verbose=verbose, relation_judge=judge))
+        bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
+                   disable=as_json or not sys.stderr.isatty())
+        turns = 0
+        started = time.perf_counter()
+
+        def tick(r) -> None:
+            nonlocal turns
+            turns += r.turns
+            bar.update(r.sessions + r.sessions_unchanged)
+            bar.set_postfix(turns=turns, turns_s=f"{turns / (time.perf_counter() - started):.0f}")
+
+        report = ingestor.ingest(transcripts, on_session=tick)
+        bar.close()
+    load_report = getattr(transcripts, "report", None)
+    summary = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged",
+                                               "turns", "pieces", "facts", "rejected",
+                                               "entities", "judged_links")}
+    summary["seconds"] = round(report.seconds, 2)
+    summary["turns_per_s"] = round(report.turns / report.seconds, 1) if report.seconds else 0.0
+    if client is not None:  # extraction and relation judging: tokens and dollars
+        summary["llm_tokens"] = client.usage.total_tokens
+        summary["llm_cost_usd"] = round(client.usage.cost_usd, 6)
+    if load_report is not None:
+        summary["skipped"] = {k.removeprefix("skipped_"): v for k, v in vars(load_report).items()
+                              if k.startswith("skipped_") and isinstance(v, int)}
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(" ".join(f"{k}={v}" for k, v in summary.items() if k != "skipped"))
+    if summary.get("skipped") and any(summary["skipped"].values()):
+        click.echo("skipped: " + " ".join(f"{k}={v}" for k, v in summary["skipped"].items() if v))
+    for r in report.rejections:
+        click.echo(f"rejected [{r.turn_source_id}] {r.predicate}: {r.support!r} ({r.reason})")
+
+
+@main.command()
+@click.option("--user", default=None, help="Only this user's memory.")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def stats(user, as_json) -> None:
+    """Count users, sessions, turns, pieces, facts and entities in the database."""
+    with connect() as g:
+        row = g.read("stats", user_id=user)[0]
+    if user and row["users"] == 0:
+        raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals")
+    click.echo(json.dumps(row) if as_json else " ".join(f"{k}={v}" for k, v in row.items()))
+
+
+@main.command()
+@click.option("--user", required=True, help="The user whose memory is deleted.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@_fail_cleanly
+def forget(user, yes) -> None:
+    """Delete everything of one user, and nothing else."""
+    if not yes:
+        click.confirm(f"Delete all memory of user {user!r}?", abort=True)
+    with connect() as g:
+        deleted = g.forget_user(user)
+    if deleted == 0:
+        raise UnknownUser(f"no memory for user {user!r}; nothing deleted")
+    click.echo(f"deleted {deleted} nodes of user {user!r}")

@@ -1,0 +1,183 @@
+"""`graphmem search`, `facts`, `timeline` and `inspect`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from . import _day, _dump, _fail_cleanly, _parse_when, connect, main
+
+
+@main.command()
+@click.option("--user", required=True, help="Whose memory to search.")
+@click.option("--question-date", default=None, help="'Now' for the question (default: now).")
+@click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
+@click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
+@click.option("--preset", default="fused", show_default=True,
+              type=click.Choice(["fused", "paper", "graph", "bm25", "dense", "rank-bm25"]))
+@click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
+@click.option("--json", "as_json", is_flag=True)
+@click.argument("query")
+@_fail_cleanly
+def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
+    """Search one user's memory and print ranked evidence with its source turn ids."""
+    from ..memory import Memory
+
+    with connect() as g:
+        mem = Memory(g)
+        g.require_user(user)
+        res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
+                              as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
+    if as_json:
+        out: dict[str, Any] = {"results": [dict(vars(e), source_id=e.source_id) for e in res.evidence],
+                               "timings_ms": res.timings_ms}
+        if explain:
+            out["hits"] = [vars(h) for h in res.hits]
+        click.echo(_dump(out))
+        return
+    w = res.analysis.intent
+    if w.window or w.direction:
+        window = f"{_day(w.window[0])} → {_day(w.window[1])}" if w.window else None
+        click.echo(f"time intent: window={window} direction={w.direction} present={w.about_present}")
+    if not res.evidence:
+        click.echo("no evidence found")
+    for i, e in enumerate(res.evidence, 1):
+        text = " ".join(e.text.split())
+        text = text if len(text) <= 160 else text[:157] + "..."
+        status = f" [{e.status}]" if e.status and e.status != "active" else ""
+        click.echo(f"{i:>2}. {e.score:.2f} {e.type:<5} {','.join(e.source_turn_ids[:3]):<14} "
+                   f"{_day(e.mentioned_at)[:10]}{status} {text}")
+        if explain:
+            click.echo(f"      density={e.density:.2f} time_bonus={e.time_bonus:.2f} "
+                       f"tunnels={','.join(e.tunnels)} heads={len(e.heads)} id={e.id}")
+    if explain:
+        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in res.timings_ms.items()))
+        for tunnel in sorted({h.tunnel for h in res.hits}):
+            heads = sorted({(h.rank, h.head) for h in res.hits if h.tunnel == tunnel})
+            click.echo(f"  {tunnel}: {len(heads)} heads: " + "; ".join(x[1] for x in heads[:10]))
+
+
+
+# --- time: facts, timeline, inspect --------------------------------------------------------------
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--as-of", "as_of", default=None, help="Facts valid at this time (default: now).")
+@click.option("--history", is_flag=True, help="Every version, current or not.")
+@click.option("--predicate", default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def facts(user, as_of, history, predicate, as_json) -> None:
+    """The user's current facts, the facts valid at --as-of, or the whole --history."""
+    from ..history import facts_as_of
+
+    with connect() as g:
+        g.require_user(user)
+        rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
+                           history=history)
+    if as_json:
+        click.echo(_dump(rows))
+        return
+    for r in rows:
+        until = _day(r["valid_until"]) if r["valid_until"] else "now"
+        click.echo(f"{r['status']:<10} {_day(r['valid_from'])} → {until:<16} {r['text']}  "
+                   f"[{', '.join(r['turn_ids'])}]")
+    if not rows:
+        click.echo("no facts")
+
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--entity", default=None, help="Only facts about this entity (name or alias).")
+@click.option("--predicate", default=None, help="Only this predicate (or predicate family).")
+@click.option("--since", default=None)
+@click.option("--until", default=None)
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def timeline(user, entity, predicate, since, until, as_json) -> None:
+    """The ordered history of facts, with intervals, status and source turn."""
+    from ..history import timeline as read_timeline
+
+    with connect() as g:
+        g.require_user(user)
+        rows = read_timeline(g, user, entity=entity, predicate=predicate,
+                             since=_parse_when(since, "--since"),
+                             until=_parse_when(until, "--until"))
+    if as_json:
+        click.echo(_dump(rows))
+        return
+    for r in rows:
+        when = _day(r["occurred_start"] or r["mentioned_at"])
+        until_txt = _day(r["valid_until"]) if r["valid_until"] else "now"
+        change = "".join(f" {c['type']} {c['id']}" for c in r["changes"])
+        click.echo(f"{when}  {r['status']:<10} {r['text']}")
+        click.echo(f"{'':18}valid {_day(r['valid_from'])} → {until_txt}; from "
+                   f"{r['session_id']} turn {r['turn_id']}; {r['id']}{change}")
+    if not rows:
+        click.echo("no facts")
+
+
+@main.command()
+@click.option("--user", required=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.argument("node_id")
+@_fail_cleanly
+def inspect(user, as_json, node_id) -> None:
+    """A memory card for a fact, piece, turn or entity (graphmem id, source turn id or name)."""
+    from ..history import inspect as read_card
+
+    with connect() as g:
+        card = read_card(g, user, node_id)
+    if as_json:
+        click.echo(_dump(card))
+        return
+    click.echo(_render_card(card))
+
+
+def _render_card(card: dict[str, Any]) -> str:
+    out: list[str] = []
+    if card["type"] == "fact":
+        f = card["fact"]
+        out.append(f"FactEvent {f['id']}: {f['text']}")
+        out.append(f"  kind={f.get('kind')} predicate={f.get('predicate')} value={f.get('value')!r}"
+                   f" modality={f.get('modality')} status={f.get('status')}")
+        out.append(f"  mentioned {_day(f.get('mentioned_at'))}; occurred "
+                   f"{_day(f.get('occurred_start'))} → {_day(f.get('occurred_end'))}"
+                   f"{' (' + f['time_text'] + ')' if f.get('time_text') else ''}; valid "
+                   f"{_day(f.get('valid_from'))} → "
+                   f"{_day(f['valid_until']) if f.get('valid_until') else 'now'}")
+        for r in card["roles"]:
+            out.append(f"  role {r['role']}: {r['entity']} ({r['type']})")
+        for c in card["changes"]:
+            arrow = "→" if c["direction"] == "out" else "←"
+            out.append(f"  {arrow} {c['type']} {c['id']} [{c['status']}] {c['text']}"
+                       f" (at {_day(c['at'])}, decided by {c['decided_by']})")
+        for src in card["sources"]:
+            out.append(f"  source: session {src['session_id']} ({_day(src['session_time'])}), "
+                       f"turn {src['turn_id']} ({src['speaker'] or src['role']}):")
+            out.append(f"    …{src['before']}>>>{src['span']}<<<{src['after']}…")
+    elif card["type"] == "entity":
+        e = card["entity"]
+        out.append(f"Entity {e['id']}: {e['name']} ({e.get('type')}); aliases: "
+                   f"{', '.join(e.get('aliases') or [])}")
+        for f in card["facts"]:
+            out.append(f"  {f['role']:<10} [{f['status']}] {f['text']}  {f['id']}")
+    elif card["type"] in ("turn", "piece"):
+        t = card["turn"]
+        out.append(f"Turn {t['source_id']} ({t.get('speaker') or t['role']}) in session "
+                   f"{card['session_id']} at {_day(card['session_time'])}; previous "
+                   f"{card['prev_turn']}, next {card['next_turn']}")
+        if card["type"] == "piece":
+            p = card["piece"]
+            text = t["text"]
+            out.append(f"  piece {p['id']} [{p['start']}:{p['end']}]: "
+                       f"…{text[max(0, p['start'] - 120):p['start']]}>>>{p['text']}<<<"
+                       f"{text[p['end']:p['end'] + 120]}…")
+        else:
+            out.append("  " + t["text"])
+        for f in card["facts"]:
+            out.append(f"  fact [{f['status']}] {f['text']}  {f['id']}")
+    else:
+        out.append(f"{card['type']} {card['id']}")
+    return "\n".join(out)
