@@ -66,6 +66,26 @@ def _day(value: Any) -> str:
     return value.isoformat()[:16].replace("T", " ") if isinstance(value, datetime) else "…"
 
 
+def _ingest_progress(disable: bool) -> tuple[Any, Callable[[Any], None]]:
+    """A tqdm session bar on stderr and the `on_session` callback that advances it."""
+    import time
+
+    from tqdm import tqdm
+
+    bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
+               disable=disable or not sys.stderr.isatty())
+    turns = 0
+    started = time.perf_counter()
+
+    def tick(r: Any) -> None:
+        nonlocal turns
+        turns += r.turns
+        bar.update(r.sessions + r.sessions_unchanged)
+        bar.set_postfix(turns=turns, turns_s=f"{turns / (time.perf_counter() - started):.0f}")
+
+    return bar, tick
+
+
 def _dump(obj: Any) -> str:
     return json.dumps(obj, default=lambda v: v.isoformat() if hasattr(v, "isoformat") else str(v))
 

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
-import time
 from pathlib import Path
 
 import click
 
-from . import _echo_err, _fail_cleanly, bench
+from . import _echo_err, _fail_cleanly, _ingest_progress, bench
 
 
 @bench.command("ingest")
@@ -22,22 +20,10 @@ from . import _echo_err, _fail_cleanly, bench
 @_fail_cleanly
 def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
     """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
-    from tqdm import tqdm
-
     from ..bench.ingest import run_ingest_bench
-
-    bar = tqdm(unit="session", desc="ingest", file=sys.stderr, disable=not sys.stderr.isatty())
-    turns = 0
-    started = time.perf_counter()
-
-    def tick(r) -> None:
-        nonlocal turns
-        turns += r.turns
-        bar.update(r.sessions + r.sessions_unchanged)
-        bar.set_postfix(turns_s=f"{turns / (time.perf_counter() - started):.0f}")
-
     from ..ingest import IngestOptions
 
+    bar, tick = _ingest_progress(disable=False)
     res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
                            options=IngestOptions(currency=not no_currency))
     bar.close()

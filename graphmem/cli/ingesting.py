@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
-import time
 
 import click
 
 from ..errors import ConfigError, UnknownUser
-from . import _fail_cleanly, connect, main
+from . import _fail_cleanly, _ingest_progress, connect, main
 
 # --- ingest / stats / forget -------------------------------------------------------------------
 
@@ -57,7 +55,6 @@ def _make_extractor(name: str, client=None):
 def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
            as_json) -> None:
     """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
-    from tqdm import tqdm
 
     from ..embed import default_embedder
     from ..ingest import IngestOptions, Ingestor
@@ -78,17 +75,7 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
     with connect() as g:
         ingestor = Ingestor(g, chosen, default_embedder(),
                             IngestOptions(verbose=verbose, relation_judge=judge))
-        bar = tqdm(unit="session", desc="ingest", file=sys.stderr, dynamic_ncols=True,
-                   disable=as_json or not sys.stderr.isatty())
-        turns = 0
-        started = time.perf_counter()
-
-        def tick(r) -> None:
-            nonlocal turns
-            turns += r.turns
-            bar.update(r.sessions + r.sessions_unchanged)
-            bar.set_postfix(turns=turns, turns_s=f"{turns / (time.perf_counter() - started):.0f}")
-
+        bar, tick = _ingest_progress(disable=as_json)
         report = ingestor.ingest(transcripts, on_session=tick)
         bar.close()
     load_report = getattr(transcripts, "report", None)
