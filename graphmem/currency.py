@@ -173,16 +173,20 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     return out
 
 
-def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
-    def native(value: Any) -> Any:
-        # Always a fixed UTC offset: Neo4j orders equal instants with a named zone ("[UTC]")
-        # after those with an offset, so mixing the two would break interval boundaries.
-        value = value.to_native() if hasattr(value, "to_native") else value
-        return value.astimezone(UTC) if value is not None else None
+def utc_native(value: Any) -> Any:
+    """A Neo4j or Python datetime as a Python datetime with a fixed UTC offset (None stays None).
 
+    Always a fixed offset: Neo4j orders equal instants with a named zone ("[UTC]") after those
+    with an offset, so mixing the two would break interval boundaries."""
+    value = value.to_native() if hasattr(value, "to_native") else value
+    return value.astimezone(UTC) if value is not None else None
+
+
+def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
     return SlotFact(id=row["id"], predicate=row["predicate"], value=row["value"],
-                    modality=row["modality"], mentioned_at=native(row["mentioned_at"]),
-                    occurred_start=native(row["occurred_start"]), turn_idx=row["turn_idx"] or 0,
+                    modality=row["modality"], mentioned_at=utc_native(row["mentioned_at"]),
+                    occurred_start=utc_native(row["occurred_start"]),
+                    turn_idx=row["turn_idx"] or 0,
                     span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")))
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from graphmem.cypher import query
 
-from .currency import Link, is_retraction, maintain_currency, slot_key
+from .currency import Link, is_retraction, maintain_currency, slot_key, utc_native
 from .db import Graph
 from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
@@ -137,7 +137,7 @@ class Ingestor:
     def plan_session(self, user_id: str, session: SessionRecord) -> _Plan:
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
-        # Stored as a fixed UTC offset everywhere (see currency.slot_fact_from_row).
+        # Stored as a fixed UTC offset everywhere (see currency.utc_native).
         t_s = (session.started_at if session.started_at.tzinfo
                else session.started_at.replace(tzinfo=UTC)).astimezone(UTC)
         session_id = stable_id("session", user_id, session.source_id)
@@ -284,10 +284,8 @@ class Ingestor:
                                 limit=judge.max_candidates)
         stored: dict[str, list[dict[str, Any]]] = {}
         for row in found:
-            c = dict(row)
-            for key in ("mentioned_at", "occurred_start"):
-                value = c[key].to_native() if hasattr(c[key], "to_native") else c[key]
-                c[key] = value.astimezone(UTC) if value is not None else None
+            c = {**row, "mentioned_at": utc_native(row["mentioned_at"]),
+                 "occurred_start": utc_native(row["occurred_start"])}
             stored.setdefault(c.pop("new_id"), []).append(c)
         own = {f["id"] for f in plan.facts}
         items = []

@@ -260,7 +260,8 @@ class Answerer:
         except (ValueError, AttributeError) as error:
             entry.update(ok=False, error=f"bad finish arguments: {error}")
             return [], {"error": entry["error"]}
-        found = [t for h in handles if (t := pool.resolve(str(h))) is not None]
+        resolved = [(h, pool.resolve(str(h))) for h in handles]
+        found = [t for _h, t in resolved if t is not None]
         entry.update(ok=True, chosen=[t.handle for t in found],
-                     unknown=[h for h in handles if pool.resolve(str(h)) is None])
+                     unknown=[h for h, t in resolved if t is None])
         return found, {"ok": True}

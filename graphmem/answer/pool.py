@@ -7,12 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..currency import utc_native
 from ..db import Graph
 from ..models import Evidence
-
-
-def _native(value: Any) -> Any:
-    return value.to_native() if hasattr(value, "to_native") else value
 
 
 def day(value: datetime | None) -> str:
@@ -42,8 +39,16 @@ class PoolTurn:
     speaker: str | None = None
     quote: str | None = None  # the verbatim words that made it relevant (a piece or a support)
     notes: list[str] = field(default_factory=list)  # facts drawn from it, with their status
+    statuses: list[str] = field(default_factory=list)  # the statuses of those facts
     score: float = 0.0  # best retrieval score that reached it
     order: int = 0  # arrival order in the pool
+
+    def add_fact(self, text: str, status: str | None, valid_until: datetime | None,
+                 occurred_start: datetime | None) -> None:
+        note = fact_note(text, status, valid_until, occurred_start)
+        if note not in self.notes:
+            self.notes.append(note)
+            self.statuses.append(status or "active")
 
 
 class EvidencePool:
@@ -59,14 +64,11 @@ class EvidencePool:
     def resolve(self, handle: str) -> PoolTurn | None:
         """The pool turn a handle ("T3", "turn:T3", or a stored turn id) names, if any."""
         h = handle.strip()
-        if h.lower().startswith("turn:") and h[5:].upper() in {k.upper() for k in self.handles}:
-            h = h[5:]
-        key = self.handles.get(h.upper())
-        if key is not None:
-            return self.turns[key]
-        return self.turns.get(h) or self.turns.get(f"turn:{h}")
+        h = h[5:] if h.lower().startswith("turn:") else h
+        key = self.handles.get(h.upper()) or f"turn:{h}"
+        return self.turns.get(key)
 
-    def _add_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
+    def add_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
         added = []
         for r in rows:
             if r["turn_id"] in self.turns:
@@ -74,11 +76,11 @@ class EvidencePool:
                 continue
             handle = f"T{len(self.turns) + 1}"
             t = PoolTurn(handle, r["turn_id"], r["source_id"], r["session_id"], r["role"],
-                         r["text"] or "", _native(r["mentioned_at"]), r.get("idx") or 0,
+                         r["text"] or "", utc_native(r["mentioned_at"]), r.get("idx") or 0,
                          r.get("speaker"), order=len(self.turns))
             for f in r.get("facts") or []:
-                t.notes.append(fact_note(f["text"], f["status"], _native(f["valid_until"]),
-                                         _native(f["occurred_start"])))
+                t.add_fact(f["text"], f["status"], utc_native(f["valid_until"]),
+                           utc_native(f["occurred_start"]))
             self.turns[t.turn_id] = t
             self.handles[handle] = t.turn_id
             added.append(t)
@@ -89,7 +91,7 @@ class EvidencePool:
         if missing:
             rows = self.graph.read("answer_turns", user_id=self.user_id, turn_ids=missing)
             by_id = {r["turn_id"]: r for r in rows}
-            self._add_rows([by_id[t] for t in missing if t in by_id])
+            self.add_rows([by_id[t] for t in missing if t in by_id])
         return [self.turns[t] for t in dict.fromkeys(turn_ids) if t in self.turns]
 
     def add_evidence(self, evidence: list[Evidence]) -> list[PoolTurn]:
@@ -103,18 +105,13 @@ class EvidencePool:
             if e.type == "piece" and not t.quote:
                 t.quote = e.text
             elif e.type == "fact":
-                note = fact_note(e.text, e.status, e.valid_until, e.occurred_start)
-                if note not in t.notes:
-                    t.notes.append(note)
+                t.add_fact(e.text, e.status, e.valid_until, e.occurred_start)
         return turns
-
-    def add_session_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
-        return self._add_rows(rows)
 
     @staticmethod
     def only_stale(t: PoolTurn) -> bool:
         """Every fact drawn from the turn is no longer current."""
-        return bool(t.notes) and all("[active" not in n for n in t.notes)
+        return bool(t.statuses) and all(s != "active" for s in t.statuses)
 
     def ranked(self) -> list[PoolTurn]:
         """Best first: retrieval score, then arrival."""

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import GraphmemError, InputError
 from ..history import inspect, timeline
 from . import compute as calc
-from .cypher_read import cypher_read
+from .cypher_read import CypherRefused, cypher_read
 from .pool import EvidencePool, day
 
 MAX_RESULT_CHARS = 4000
@@ -85,7 +85,7 @@ class ToolBox:
         window = max(1, min(int(window or 8), 30))
         rows = self.memory.graph.read("session_turns", user_id=self.user_id,
                                       turn_id=found.turn_id, window=window)
-        return {"turns": _brief(self.pool.add_session_rows(rows))}
+        return {"turns": _brief(self.pool.add_rows(rows))}
 
     def tool_timeline(self, predicate: str | None = None, entity: str | None = None,
                       since: str | None = None, until: str | None = None) -> Any:
@@ -130,8 +130,6 @@ class ToolBox:
         return result
 
     def tool_cypher_read(self, query: str, params: dict[str, Any] | None = None) -> Any:
-        from .cypher_read import CypherRefused
-
         try:
             return cypher_read(self.memory.graph, self.user_id, query, params)
         except CypherRefused as error:

@@ -10,7 +10,7 @@ import math
 import platform
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -26,16 +26,7 @@ from .judge import judge
 from .published import PublishedPoint, find_paper, read_points
 from .questions import LMEQuestion, longmemeval_questions
 from .retrieval import PREFIX, ensure_ingested
-
-
-def stats(values: Sequence[float], digits: int = 6) -> dict[str, float] | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"mean": round(statistics.fmean(ordered), digits),
-            "median": round(statistics.median(ordered), digits), "p95": round(p95, digits),
-            "max": round(ordered[-1], digits)}
+from .stats import summary
 
 
 class PromptTokens:
@@ -130,7 +121,7 @@ def _dry_run(answerer: Answerer, questions: list[LMEQuestion],
         if i % 25 == 0:
             echo(f"dry run: {i}/{len(questions)}")
     return {"mode": "dry-run", "token_counter": counter.method,
-            "prompt_tokens": {k: stats([r[k] for r in rows], 1)
+            "prompt_tokens": {k: summary([r[k] for r in rows], 1)
                               for k in ("planner_first_step", "reader", "total_min")},
             "per_question": rows}
 
@@ -167,8 +158,8 @@ def _real_run(answerer: Answerer, judge_client: LLMClient, questions: list[LMEQu
             "judge_model": judge_client.model,
             "self_judged": judge_client is answerer.client,
             "accuracy": _accuracy(rows), "errors": len(rows) - len(answered),
-            "tokens_per_question": stats([r["tokens"] for r in answered], 1),
-            "cost_per_question_usd": stats([r["cost_usd"] for r in answered], 8),
+            "tokens_per_question": summary([r["tokens"] for r in answered], 1),
+            "cost_per_question_usd": summary([r["cost_usd"] for r in answered], 8),
             "judge_cost_usd": round(judge_client.usage.cost_usd - judge_before, 6),
             "invalid_citations": sum(r.get("invalid_citations", 0) for r in rows),
             "per_question": rows}

@@ -21,18 +21,12 @@ from graphmem.retrieval import Retriever, preset
 from .metrics import KS, score_locomo, score_longmemeval
 from .questions import locomo_questions, longmemeval_questions
 from .report import write_report
+from .stats import latency
 
 CONFIGS = ("rank-bm25", "bm25", "dense", "graph", "paper", "fused")
 PREFIX = {"longmemeval": "lme:", "locomo": "locomo:"}
 EVIDENCE_K = 10  # the evidence pack handed to a reader: the top items of a search
 
-
-def _percentiles(values: list[float]) -> dict[str, float] | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2)}
 
 
 class TokenCounter:
@@ -100,7 +94,7 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                 pack.append(tokens.count([e.text for e in res.evidence]))
             scores = (score_longmemeval(questions, rankings) if dataset == "longmemeval"
                       else score_locomo(questions, rankings))
-            scores["latency_ms"] = _percentiles(latencies)
+            scores["latency_ms"] = latency(latencies)
             scores["evidence_tokens"] = {"median": statistics.median(pack),
                                          "p95": sorted(pack)[int(0.95 * (len(pack) - 1))]}
             results["configs"][name] = scores

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..db import Graph
-from ..errors import GraphmemError
+from ..errors import ConfigError, GraphmemError
 
 
 def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -64,6 +64,18 @@ def _parse_when(value: str | None, name: str) -> datetime | None:
 
 def _day(value: Any) -> str:
     return value.isoformat()[:16].replace("T", " ") if isinstance(value, datetime) else "…"
+
+
+def _llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_") -> Any:
+    """The LLM client configured by `<prefix>*` variables; None when there is none, unless
+    `needed_by` names what requires one (then a ConfigError saying what to set)."""
+    from ..llm import LLMClient, LLMConfig
+
+    config = LLMConfig.from_env(prefix=prefix)
+    if config is None and needed_by:
+        raise ConfigError(f"{needed_by} needs an OpenAI-compatible endpoint: set {prefix}BASE_URL "
+                          f"and {prefix}MODEL (and {prefix}API_KEY if it needs one)")
+    return LLMClient(config) if config else None
 
 
 def _ingest_progress(disable: bool) -> tuple[Any, Callable[[Any], None]]:

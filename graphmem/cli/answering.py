@@ -6,14 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import _dump, _echo_err, _fail_cleanly, _parse_when, bench, connect, main
-
-
-def _answer_client():
-    from ..llm import LLMClient, LLMConfig
-
-    config = LLMConfig.from_env()
-    return LLMClient(config) if config else None
+from . import _dump, _echo_err, _fail_cleanly, _llm_client, _parse_when, bench, connect, main
 
 
 @main.command()
@@ -34,7 +27,7 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
     not generated."""
     from ..memory import Memory
 
-    client = None if offline else _answer_client()
+    client = None if offline else _llm_client()
     with connect() as g:
         ans = Memory(g, llm=client).answer(
             user, question, question_date=_parse_when(question_date, "--question-date"),
@@ -85,17 +78,11 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
 def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
     """Answer, judge (LongMemEval's yes/no prompts) and cost every question."""
     from ..bench.qa import markdown, run_qa_bench
-    from ..errors import ConfigError
-    from ..llm import LLMClient, LLMConfig
 
     client = judge = None
     if not dry_run:
-        client = _answer_client()
-        if client is None:
-            raise ConfigError("bench qa needs GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL "
-                              "(or --dry-run)")
-        judge_config = LLMConfig.from_env(prefix="GRAPHMEM_JUDGE_")
-        judge = LLMClient(judge_config) if judge_config else client
+        client = _llm_client("bench qa (without --dry-run)")
+        judge = _llm_client(prefix="GRAPHMEM_JUDGE_") or client
     results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
                            answer_client=client, judge_client=judge, budget=budget,
                            paper=Path(paper) if paper else None, echo=_echo_err)

@@ -6,32 +6,20 @@ import json
 
 import click
 
-from ..errors import ConfigError, UnknownUser
-from . import _fail_cleanly, _ingest_progress, connect, main
+from ..errors import UnknownUser
+from . import _fail_cleanly, _ingest_progress, _llm_client, connect, main
 
 # --- ingest / stats / forget -------------------------------------------------------------------
 
 
-def _llm_client(what: str):
-    from ..llm import LLMClient, LLMConfig
-
-    config = LLMConfig.from_env()
-    if config is None:
-        raise ConfigError(
-            f"{what} needs an OpenAI-compatible endpoint: set GRAPHMEM_LLM_BASE_URL and "
-            "GRAPHMEM_LLM_MODEL (and GRAPHMEM_LLM_API_KEY if it needs one)"
-        )
-    return LLMClient(config)
-
-
-def _make_extractor(name: str, client=None):
+def _make_extractor(name: str, client):
     from ..extract import OfflineExtractor
 
     if name == "offline":
         return OfflineExtractor()
     from ..extract.llm import LLMExtractor
 
-    return LLMExtractor(client or _llm_client("--extractor llm"))
+    return LLMExtractor(client)
 
 
 @main.command()
