@@ -127,3 +127,7 @@ class Graph:
             total += deleted
             if deleted == 0:
                 return total
+
+    def cross_user_edges(self) -> int:
+        """How many edges join two users' nodes (must be 0: users' subgraphs share no edge)."""
+        return int(self.read("cross_user_edges")[0]["edges"])
