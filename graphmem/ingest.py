@@ -20,7 +20,7 @@ from .errors import InputError
 from .extract import Extractor
 from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, stable_id
 from .relate import RELATABLE_MODALITIES, link_for
-from .segment import pieces_of_turn
+from .segment import extraction_window, pieces_of_turn
 from .temporal import resolve_time_expression
 
 # Turns longer than this are stored whole but only their first part is segmented and searched
@@ -154,7 +154,8 @@ class Ingestor:
             if prev_id:
                 links.append({"prev_id": prev_id, "id": turn_id})
             prev_id = turn_id
-            turn_pieces = pieces_of_turn(user_id, turn_id, rec.text[:MAX_EXTRACT_CHARS])
+            turn_pieces = pieces_of_turn(
+                user_id, turn_id, rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
             piece_rows = [{"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
                            "text": p.text, "embedding": None} for p in turn_pieces]
             pieces.extend(piece_rows)
@@ -318,7 +319,7 @@ class Ingestor:
             tx.run(query("ingest_turns"), user_id=user_id, session_id=sid,
                    turns=plan.turns).consume()
             if plan.links:
-                tx.run(query("ingest_turn_links"), links=plan.links).consume()
+                tx.run(query("ingest_turn_links"), user_id=user_id, links=plan.links).consume()
             tx.run(query("ingest_pieces"), user_id=user_id, session_id=sid,
                    pieces=plan.pieces).consume()
             if plan.entities:
@@ -328,9 +329,9 @@ class Ingestor:
                 tx.run(query("ingest_facts"), user_id=user_id, session_id=sid,
                        facts=plan.facts).consume()
             if plan.roles:
-                tx.run(query("ingest_roles"), roles=plan.roles).consume()
+                tx.run(query("ingest_roles"), user_id=user_id, roles=plan.roles).consume()
             if plan.relations:
-                tx.run(query("ingest_relations"), relations=plan.relations).consume()
+                tx.run(query("ingest_relations"), user_id=user_id, relations=plan.relations).consume()
             if self.options.currency:
                 slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
                 if slots:
