@@ -6,7 +6,8 @@ from typing import Any
 
 import click
 
-from . import _day, _dump, _fail_cleanly, _parse_when, connect, main
+from ..retrieval.config import PRESETS
+from . import _day, _dump, _fail_cleanly, _parse_when, main, open_memory
 
 
 @main.command()
@@ -15,18 +16,15 @@ from . import _day, _dump, _fail_cleanly, _parse_when, connect, main
 @click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
 @click.option("--preset", default="fused", show_default=True,
-              type=click.Choice(["fused", "paper", "graph", "bm25", "dense", "rank-bm25"]))
+              type=click.Choice(list(PRESETS)))
 @click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
 @click.argument("query")
 @_fail_cleanly
 def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
     """Search one user's memory and print ranked evidence with its source turn ids."""
-    from ..memory import Memory
-
-    with connect() as g:
-        mem = Memory(g)
-        g.require_user(user)
+    with open_memory(answer_llm=False) as mem:
+        mem.require_user(user)
         res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
                               as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
     if as_json:
@@ -70,19 +68,17 @@ def search(user, question_date, as_of, k, preset, explain, as_json, query) -> No
 @_fail_cleanly
 def facts(user, as_of, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
-    from ..history import facts_as_of
-
-    with connect() as g:
-        g.require_user(user)
-        rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
-                           history=history)
+    with open_memory(answer_llm=False) as mem:
+        mem.require_user(user)
+        rows = mem.facts(user, _parse_when(as_of, "--as-of"), predicate=predicate,
+                         history=history)
     if as_json:
-        click.echo(_dump(rows))
+        click.echo(_dump([r.to_dict() for r in rows]))
         return
     for r in rows:
-        until = _day(r["valid_until"]) if r["valid_until"] else "now"
-        click.echo(f"{r['status']:<10} {_day(r['valid_from'])} → {until:<16} {r['text']}  "
-                   f"[{', '.join(r['turn_ids'])}]")
+        until = _day(r.valid_until) if r.valid_until else "now"
+        click.echo(f"{r.status:<10} {_day(r.valid_from)} → {until:<16} {r.text}  "
+                   f"[{', '.join(r.source_turn_ids)}]")
     if not rows:
         click.echo("no facts")
 
@@ -97,23 +93,21 @@ def facts(user, as_of, history, predicate, as_json) -> None:
 @_fail_cleanly
 def timeline(user, entity, predicate, since, until, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
-    from ..history import timeline as read_timeline
-
-    with connect() as g:
-        g.require_user(user)
-        rows = read_timeline(g, user, entity=entity, predicate=predicate,
-                             since=_parse_when(since, "--since"),
-                             until=_parse_when(until, "--until"))
+    with open_memory(answer_llm=False) as mem:
+        mem.require_user(user)
+        rows = mem.timeline(user, entity=entity, predicate=predicate,
+                            since=_parse_when(since, "--since"),
+                            until=_parse_when(until, "--until"))
     if as_json:
-        click.echo(_dump(rows))
+        click.echo(_dump([r.to_dict() for r in rows]))
         return
     for r in rows:
-        when = _day(r["occurred_start"] or r["mentioned_at"])
-        until_txt = _day(r["valid_until"]) if r["valid_until"] else "now"
-        change = "".join(f" {c['type']} {c['id']}" for c in r["changes"])
-        click.echo(f"{when}  {r['status']:<10} {r['text']}")
-        click.echo(f"{'':18}valid {_day(r['valid_from'])} → {until_txt}; from "
-                   f"{r['session_id']} turn {r['turn_id']}; {r['id']}{change}")
+        when = _day(r.occurred_start or r.mentioned_at)
+        until_txt = _day(r.valid_until) if r.valid_until else "now"
+        change = "".join(f" {c.type} {c.id}" for c in r.changes)
+        click.echo(f"{when}  {r.status:<10} {r.text}")
+        click.echo(f"{'':18}valid {_day(r.valid_from)} → {until_txt}; from "
+                   f"{r.session_source_id} turn {','.join(r.source_turn_ids)}; {r.id}{change}")
     if not rows:
         click.echo("no facts")
 
@@ -125,10 +119,8 @@ def timeline(user, entity, predicate, since, until, as_json) -> None:
 @_fail_cleanly
 def inspect(user, as_json, node_id) -> None:
     """A memory card for a fact, piece, turn or entity (graphmem id, source turn id or name)."""
-    from ..history import inspect as read_card
-
-    with connect() as g:
-        card = read_card(g, user, node_id)
+    with open_memory(answer_llm=False) as mem:
+        card = mem.inspect(user, node_id)
     if as_json:
         click.echo(_dump(card))
         return
