@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
-from .extract import Extractor, OfflineExtractor
-from .llm import LLMClient, LLMConfig
+
+if TYPE_CHECKING:
+    from .extract import Extractor
+    from .llm import LLMClient
 
 EXTRACTORS = ("offline", "llm")
 RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
@@ -18,6 +21,8 @@ def llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_",
                env: Mapping[str, str] | None = None) -> LLMClient | None:
     """The LLM client configured by `<prefix>*` variables; None when there is none, unless
     `needed_by` names what requires one (then a ConfigError saying what to set)."""
+    from .llm import LLMClient, LLMConfig
+
     config = LLMConfig.from_env(env, prefix=prefix)
     if config is None and needed_by:
         raise ConfigError(f"{needed_by} needs an OpenAI-compatible endpoint: set {prefix}BASE_URL "
@@ -49,6 +54,8 @@ def ingest_parts(extractor: str = "offline", relations: str = "auto",
                             env=env)
     chosen: Extractor
     if extractor == "offline":
+        from .extract import OfflineExtractor
+
         chosen = OfflineExtractor()
     else:
         from .extract.llm import LLMExtractor

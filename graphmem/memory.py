@@ -83,9 +83,10 @@ class Memory:
         return self._retriever
 
     def warm(self) -> None:
-        """Load the embedder now (a server does this once at start-up)."""
+        """Load the embedder and let Neo4j plan the search queries now (a server does this once
+        at start-up, so that its first request is not the slow one)."""
         self.embedder.embed(["warm up"])
-        _ = self.retriever
+        self.retriever.search("graphmem:warm-up", "where did I live last year?", k=1)
 
     def readiness(self) -> dict[str, bool]:
         """Is Neo4j reachable, every schema migration applied, the embedding model loaded?"""

@@ -31,6 +31,25 @@ def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class LazyChoice(click.Choice):
+    """A Choice whose values come from their one declaration, read only when needed (help, or a
+    value given): importing it up front would load the Neo4j driver for every command."""
+
+    def __init__(self, load: Callable[[], list[str]]):
+        self._load, self._loaded = load, None
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        pass
+
+
 def _echo_err(msg: str) -> None:
     click.echo(msg, err=True)
 
@@ -69,6 +88,11 @@ def _parse_when(value: str | None, name: str) -> datetime | None:
 
 
 def _day(value: Any) -> str:
+    if isinstance(value, str):  # an ISO time from a server's JSON
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return "…"
     return value.isoformat()[:16].replace("T", " ") if isinstance(value, datetime) else "…"
 
 

@@ -24,11 +24,21 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
 
     With GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL set, a planner gathers evidence with tools
     and a reader writes the answer; otherwise the answer is the best evidence itself, labelled as
-    not generated."""
-    with open_memory(answer_llm=not offline) as mem:
-        ans = mem.answer(user, question,
-                         question_date=_parse_when(question_date, "--question-date"),
-                         budget=budget)
+    not generated. With GRAPHMEM_URL set, a running `graphmem serve` answers (its LLM settings
+    apply)."""
+    from ..answer import Answer, Citation
+    from ..client import RemoteMemory
+
+    qdate = _parse_when(question_date, "--question-date")
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        with remote:
+            got = remote.answer(user, question, question_date=qdate, budget=budget,
+                                offline=offline, trace=True)
+        ans = Answer(**{**got, "citations": [Citation(**c) for c in got["citations"]]})
+    else:
+        with open_memory(answer_llm=not offline) as mem:
+            ans = mem.answer(user, question, question_date=qdate, budget=budget)
     if as_json:
         out = ans.to_dict()
         if not trace:

@@ -7,7 +7,7 @@ import json
 import click
 
 from ..compose import EXTRACTORS, RELATIONS
-from ..errors import UnknownUser
+from ..errors import ConfigError, UnknownUser
 from ..loaders import FORMATS
 from . import _fail_cleanly, _ingest_progress, main, open_memory
 
@@ -32,8 +32,26 @@ from . import _fail_cleanly, _ingest_progress, main, open_memory
 @_fail_cleanly
 def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
            as_json) -> None:
-    """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
+    """Load a transcript file into memory (sessions, turns, pieces, facts, entities).
+
+    With GRAPHMEM_URL set, the file is sent to a running `graphmem serve` (for one --user; the
+    server's extractor settings apply)."""
+    from ..client import RemoteMemory
     from ..loaders import load
+
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        if not user:
+            raise ConfigError("with GRAPHMEM_URL set, give --user: a server ingests one user's "
+                              "memory per upload")
+        if limit is not None or extractor != "offline" or relations != "auto":
+            raise ConfigError("with GRAPHMEM_URL set, --limit, --extractor and --relations do not "
+                              "apply (the server's settings do); unset GRAPHMEM_URL to use them")
+        with remote:
+            summary = remote.upload(user, path, fmt, session=session, session_time=session_time)
+        click.echo(json.dumps(summary) if as_json else
+                   " ".join(f"{k}={v}" for k, v in summary.items()))
+        return
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
                        limit=limit)

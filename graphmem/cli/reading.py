@@ -6,8 +6,13 @@ from typing import Any
 
 import click
 
-from ..retrieval.config import PRESETS
-from . import _day, _dump, _fail_cleanly, _parse_when, main, open_memory
+from . import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
+
+
+def _presets() -> list[str]:
+    from ..retrieval.config import PRESETS
+
+    return list(PRESETS)
 
 
 @main.command()
@@ -15,44 +20,58 @@ from . import _day, _dump, _fail_cleanly, _parse_when, main, open_memory
 @click.option("--question-date", default=None, help="'Now' for the question (default: now).")
 @click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
-@click.option("--preset", default="fused", show_default=True,
-              type=click.Choice(list(PRESETS)))
+@click.option("--preset", default=None, show_default="fused", type=LazyChoice(_presets))
 @click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
 @click.argument("query")
 @_fail_cleanly
 def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
-    """Search one user's memory and print ranked evidence with its source turn ids."""
-    with open_memory(answer_llm=False) as mem:
-        mem.require_user(user)
-        res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
-                              as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
+    """Search one user's memory and print ranked evidence with its source turn ids.
+
+    With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
+    from ..client import RemoteMemory
+
+    preset = preset or "fused"
+    qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        with remote:
+            out = remote.search(user, query, question_date=qdate, as_of=at, k=k, preset=preset,
+                                explain=explain)
+    else:
+        with open_memory(answer_llm=False) as mem:
+            mem.require_user(user)
+            out = mem.search_full(user, query, question_date=qdate, as_of=at, k=k,
+                                  config=preset).to_dict(explain=explain)
     if as_json:
-        out: dict[str, Any] = {"results": [dict(vars(e), source_id=e.source_id) for e in res.evidence],
-                               "timings_ms": res.timings_ms}
-        if explain:
-            out["hits"] = [vars(h) for h in res.hits]
         click.echo(_dump(out))
         return
-    w = res.analysis.intent
-    if w.window or w.direction:
-        window = f"{_day(w.window[0])} → {_day(w.window[1])}" if w.window else None
-        click.echo(f"time intent: window={window} direction={w.direction} present={w.about_present}")
-    if not res.evidence:
+    _print_search(out, explain)
+
+
+def _print_search(out: dict[str, Any], explain: bool) -> None:
+    w = out["intent"]
+    if w["window"] or w["direction"]:
+        window = f"{_day(w['window'][0])} → {_day(w['window'][1])}" if w["window"] else None
+        click.echo(f"time intent: window={window} direction={w['direction']} "
+                   f"present={w['about_present']}")
+    if not out["results"]:
         click.echo("no evidence found")
-    for i, e in enumerate(res.evidence, 1):
-        text = " ".join(e.text.split())
+    for i, e in enumerate(out["results"], 1):
+        text = " ".join(e["text"].split())
         text = text if len(text) <= 160 else text[:157] + "..."
-        status = f" [{e.status}]" if e.status and e.status != "active" else ""
-        click.echo(f"{i:>2}. {e.score:.2f} {e.type:<5} {','.join(e.source_turn_ids[:3]):<14} "
-                   f"{_day(e.mentioned_at)[:10]}{status} {text}")
+        status = f" [{e['status']}]" if e["status"] and e["status"] != "active" else ""
+        click.echo(f"{i:>2}. {e['score']:.2f} {e['type']:<5} "
+                   f"{','.join(e['source_turn_ids'][:3]):<14} "
+                   f"{_day(e['mentioned_at'])[:10]}{status} {text}")
         if explain:
-            click.echo(f"      density={e.density:.2f} time_bonus={e.time_bonus:.2f} "
-                       f"tunnels={','.join(e.tunnels)} heads={len(e.heads)} id={e.id}")
+            click.echo(f"      density={e['density']:.2f} time_bonus={e['time_bonus']:.2f} "
+                       f"tunnels={','.join(e['tunnels'])} heads={len(e['heads'])} id={e['id']}")
     if explain:
-        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in res.timings_ms.items()))
-        for tunnel in sorted({h.tunnel for h in res.hits}):
-            heads = sorted({(h.rank, h.head) for h in res.hits if h.tunnel == tunnel})
+        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in out["timings_ms"].items()))
+        hits = out.get("hits") or []
+        for tunnel in sorted({h["tunnel"] for h in hits}):
+            heads = sorted({(h["rank"], h["head"]) for h in hits if h["tunnel"] == tunnel})
             click.echo(f"  {tunnel}: {len(heads)} heads: " + "; ".join(x[1] for x in heads[:10]))
 
 

@@ -32,6 +32,18 @@ class SearchResult:
     hits: list[Hit] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
 
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        """The result as the CLI's --json and the HTTP API give it (hits only with `explain`)."""
+        w = self.analysis.intent
+        out: dict[str, Any] = {
+            "results": [{**vars(e), "source_id": e.source_id} for e in self.evidence],
+            "intent": {"window": list(w.window) if w.window else None,
+                       "direction": w.direction, "about_present": w.about_present},
+            "timings_ms": self.timings_ms}
+        if explain:
+            out["hits"] = [vars(h) for h in self.hits]
+        return out
+
 
 class Retriever:
     def __init__(self, graph: Graph, embedder: Embedder | None):

@@ -60,10 +60,6 @@ def _check_id(value: str, name: str) -> str:
     return value
 
 
-def _evidence(e: Any) -> dict[str, Any]:
-    return {**vars(e), "source_id": e.source_id}
-
-
 def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                max_pending: int = 64, max_body_bytes: int = 16 * 2**20) -> Any:
     """The ASGI application over one `Memory` (its embedder and driver pool already loaded)."""
@@ -170,16 +166,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
             return memory.search_full(user_id, body.query, question_date=body.question_date,
                                       as_of=body.as_of, k=body.k, config=body.preset)
 
-        res = await pool.run(run)
-        w = res.analysis.intent
-        out: dict[str, Any] = {"results": [_evidence(e) for e in res.evidence],
-                               "intent": {"window": list(w.window) if w.window else None,
-                                          "direction": w.direction,
-                                          "about_present": w.about_present},
-                               "timings_ms": res.timings_ms}
-        if body.explain:
-            out["hits"] = [vars(h) for h in res.hits]
-        return out
+        return (await pool.run(run)).to_dict(explain=body.explain)
 
     @app.get("/v1/users/{user_id}/facts", tags=["memory"])
     async def facts(user_id: str, request: Request, as_of: datetime | None = None,

@@ -288,3 +288,84 @@ def test_refuses_a_public_bind_without_keys(neo4j_graph):
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert "without API keys" in err.decode() and "Traceback" not in err.decode()
+
+
+@pytest.mark.slow
+def test_neo4j_down_gives_503_and_recovers_without_restart(tmp_path):
+    """Its own Neo4j (the shared fixture must stay up), stopped and started under the server."""
+    from dataclasses import replace
+
+    from graphmem import localneo4j
+    from graphmem.config import Settings
+    from graphmem.errors import LocalNeo4jError
+
+    local = replace(Settings.from_env().local, home=tmp_path / "neo4j", bolt_port=free_port(),
+                    http_port=free_port(), heap="512m", page_cache_mb=64)
+    try:
+        state = localneo4j.start(local)
+    except LocalNeo4jError as exc:
+        pytest.skip(f"no managed Neo4j here: {exc}")
+    user = f"test-down-{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    proc = start_server(state.bolt_uri, port, None)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_ready(proc, base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            assert _append(client, user, "s", [{"role": "user", "content": "I live in Oslo."}]
+                           ).status_code == 200
+            localneo4j.stop(local)
+            for r in (client.post(f"/v1/users/{user}/search", json={"query": "where?"}),
+                      _append(client, user, "s", [{"role": "user", "content": "Hello."}]),
+                      client.get(f"/v1/users/{user}/facts")):
+                _error(r, 503, "neo4j_unavailable")
+                assert int(r.headers["Retry-After"]) > 0
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["neo4j"] is False
+            assert client.get("/healthz").status_code == 200
+            localneo4j.start(local)
+            deadline = time.perf_counter() + 60
+            while client.get("/readyz").status_code != 200:
+                assert time.perf_counter() < deadline, "no recovery after Neo4j came back"
+                time.sleep(0.5)
+            r = client.post(f"/v1/users/{user}/search", json={"query": "where do I live?"})
+            assert r.status_code == 200 and "Oslo" in r.json()["results"][0]["text"]
+    finally:
+        stop(proc)
+        localneo4j.stop(local)
+
+
+def _cli(base: str, key: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": key,
+           "NEO4J_URI": "bolt://127.0.0.1:1"}  # proves the CLI does not touch Neo4j itself
+    return subprocess.run([sys.executable, "-m", "graphmem", *args], env=env, text=True,
+                          capture_output=True, timeout=120)
+
+
+def test_cli_uses_a_running_server(server, loaded, users, tmp_path):
+    base = str(server.base_url)
+    started = time.perf_counter()
+    found = _cli(base, USER_KEY, "search", "--user", loaded, "--explain", "where do I live now?")
+    seconds = time.perf_counter() - started
+    assert found.returncode == 0, found.stderr
+    assert "Portland" in found.stdout and "m3" in found.stdout and "tunnels:" in found.stdout
+    started = time.perf_counter()
+    as_json = json.loads(_cli(base, USER_KEY, "search", "--user", loaded, "--json", "Portland").stdout)
+    print(f"CLI search through GRAPHMEM_URL: {seconds:.2f} s wall, then "
+          f"{time.perf_counter() - started:.2f} s")
+    assert as_json["results"] and "hits" not in as_json
+    ans = _cli(base, USER_KEY, "ask", "--user", loaded, "--offline", "where do I live now?")
+    assert ans.returncode == 0 and "Citations:" in ans.stdout and "Portland" in ans.stdout
+    _, b = users
+    path = tmp_path / "chat.jsonl"
+    path.write_text(json.dumps({"user_id": b, "session_id": "c1", "role": "user",
+                                "session_time": "2024-02-02T10:00:00Z",
+                                "content": "I work at Boeing."}) + "\n")
+    up = _cli(base, OTHER_KEY, "ingest", "--user", b, "--json", str(path))
+    assert up.returncode == 0, up.stderr
+    assert json.loads(up.stdout)["sessions"] == 1
+    denied = _cli(base, USER_KEY, "search", "--user", b, "Boeing")
+    assert denied.returncode == 1 and "may not touch" in denied.stderr
+    assert "Traceback" not in denied.stderr
+    down = _cli("http://127.0.0.1:1", USER_KEY, "search", "--user", loaded, "x")
+    assert down.returncode == 1 and "cannot reach graphmem" in down.stderr
