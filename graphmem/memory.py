@@ -7,7 +7,8 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -210,6 +211,21 @@ class Memory:
         client = None if offline else self.llm
         return Answerer(self, client, reader_client=reader_llm, budget=budget).answer(
             user_id, question, question_date)
+
+    # --- moving memory -----------------------------------------------------------------------
+
+    def export_user(self, user_id: str, out: IO[str]) -> dict[str, Any]:
+        """Write one user's whole memory to `out` as JSONL; counts and a checksum of the graph."""
+        from .transfer import export_user
+
+        return export_user(self.graph, user_id, out)
+
+    def import_user(self, path: str | Path) -> dict[str, Any]:
+        """Restore an export into this database (which must not hold that user yet), checked
+        whole first and written in one transaction; counts and the checksum."""
+        from .transfer import import_user
+
+        return import_user(self.graph, Path(path))
 
     def close(self) -> None:
         self.graph.close()

@@ -157,7 +157,7 @@ def bench() -> None:
 
 
 # The commands register themselves on `main` and `bench` when their modules are imported.
-from . import admin, answering, benchmarks, ingesting, reading, serving  # noqa: E402,F401
+from . import admin, answering, benchmarks, ingesting, reading, serving, transfer  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()
