@@ -69,3 +69,7 @@ def rekey(tx: Any, user_id: str, plan: dict[str, Any]) -> dict[str, int]:
 def half_written_sessions(graph: Graph, user_id: str) -> int:
     """Sessions of the user whose stored turns differ from the count recorded with them."""
     return int(graph.read("half_written_sessions", user_id=user_id)[0]["sessions"])
+
+
+def half_written_sessions_all(graph: Graph) -> int:
+    return int(graph.read("half_written_sessions_all")[0]["sessions"])
