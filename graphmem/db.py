@@ -137,3 +137,9 @@ class Graph:
             total += deleted
             if deleted == 0:
                 return total
+
+    def cross_user_edges(self) -> int:
+        """How many edges join two users' nodes (must be 0: users' subgraphs share no edge)."""
+        from .store.admin import cross_user_edges
+
+        return cross_user_edges(self)

@@ -18,7 +18,7 @@ from .errors import InputError
 from .extract import Extractor
 from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, TurnRecord, stable_id
 from .relate import RELATABLE_MODALITIES, link_for
-from .segment import pieces_of_turn
+from .segment import extraction_window, pieces_of_turn
 from .store import currency as store_currency
 from .store import sessions as store
 from .store.nodes import Turn
@@ -175,7 +175,8 @@ class Ingestor:
             if prev_id:
                 links.append({"prev_id": prev_id, "id": turn_id})
             prev_id = turn_id
-            turn_pieces = pieces_of_turn(user_id, turn_id, rec.text[:MAX_EXTRACT_CHARS])
+            turn_pieces = pieces_of_turn(
+                user_id, turn_id, rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
             piece_rows = [{"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
                            "text": p.text, "embedding": None} for p in turn_pieces]
             pieces.extend(piece_rows)

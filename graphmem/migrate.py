@@ -37,6 +37,12 @@ def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 3
         return SchemaReport([], latest)
     applied = []
     for m in pending:
+        if m.run is not None:
+            try:
+                m.run(graph)
+            except Neo4jError as exc:
+                raise SchemaError(f"schema migration {m.version:04d}_{m.name} failed: "
+                                  f"{exc.code}: {exc.message}") from None
         for statement in m.statements:
             try:
                 graph.run_statement(statement)

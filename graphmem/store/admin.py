@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from graphmem.cypher import query
+
 if TYPE_CHECKING:
     from ..db import Graph
 
@@ -40,3 +42,25 @@ def stats(graph: Graph, user_id: str | None = None) -> dict[str, int]:
 def forget_batch(graph: Graph, user_id: str, batch: int) -> int:
     """Delete up to `batch` nodes of each kind of one user; the number deleted."""
     return int(graph.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"])
+
+
+def cross_user_edges(graph: Graph) -> int:
+    """Edges whose two ends belong to different users (or to none): must always be 0."""
+    return int(graph.read("cross_user_edges")[0]["edges"])
+
+
+# --- migration 0005: re-keying ids -----------------------------------------------------------------
+
+
+def all_user_ids(graph: Graph) -> list[str]:
+    return [row["user_id"] for row in graph.read("migrate_users")]
+
+
+def id_parts(tx: Any, user_id: str) -> dict[str, list[dict[str, Any]]]:
+    """The stored parts each of one user's ids is derived from, by label."""
+    return tx.run(query("migrate_id_parts"), user_id=user_id).single().data()
+
+
+def rekey(tx: Any, user_id: str, plan: dict[str, Any]) -> dict[str, int]:
+    """Give one user's nodes their new ids (old ones kept as `legacy_id`); counts by label."""
+    return tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()

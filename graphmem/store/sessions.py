@@ -44,7 +44,7 @@ def write_turns(tx: Any, user_id: str, session_id: str, turns: list[dict[str, An
                 links: list[dict[str, Any]]) -> None:
     run(tx, "ingest_turns", user_id=user_id, session_id=session_id, turns=turns)
     if links:
-        run(tx, "ingest_turn_links", links=links)
+        run(tx, "ingest_turn_links", user_id=user_id, links=links)
 
 
 def write_pieces(tx: Any, user_id: str, session_id: str, pieces: list[dict[str, Any]]) -> None:
@@ -61,9 +61,9 @@ def write_facts(tx: Any, user_id: str, session_id: str, facts: list[dict[str, An
     if facts:
         run(tx, "ingest_facts", user_id=user_id, session_id=session_id, facts=facts)
     if roles:
-        run(tx, "ingest_roles", roles=roles)
+        run(tx, "ingest_roles", user_id=user_id, roles=roles)
     if relations:
-        run(tx, "ingest_relations", relations=relations)
+        run(tx, "ingest_relations", user_id=user_id, relations=relations)
 
 
 def resolve_entities(graph: Graph, user_id: str, entities: list[dict[str, Any]],
