@@ -52,10 +52,27 @@ def serve(host, port, workers, max_pending, max_body_mb, extractor, relations) -
     mem = open_memory(extractor=extractor, relations=relations, retry_s=2)
     mem.warm()
     app = create_app(mem, keys, workers=workers, max_pending=max_pending,
-                     max_body_bytes=int(max_body_mb * 2**20))
-    _echo_err(f"graphmem serve: http://{host}:{port} (docs /docs, ready in "
+                     max_body_bytes=int(max_body_mb * 2**20), host=host)
+    _echo_err(f"graphmem serve: http://{host}:{port} (docs /docs, MCP /mcp, ready in "
               f"{time.perf_counter() - started:.1f} s)")
     try:
         uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        mem.close()
+
+
+@main.command("mcp")
+@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS))
+@click.option("--relations", default="auto", show_default=True, type=click.Choice(RELATIONS))
+@_fail_cleanly
+def mcp_stdio(extractor, relations) -> None:
+    """Serve memory to an MCP client over stdio (tools: remember, search_memory, current_facts,
+    timeline, inspect, answer). The client launches this command; logs go to stderr."""
+    from ..server.mcp_tools import build_mcp
+
+    mem = open_memory(extractor=extractor, relations=relations)
+    mem.warm()
+    try:
+        build_mcp(mem).run("stdio")
     finally:
         mem.close()

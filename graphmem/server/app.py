@@ -3,6 +3,7 @@ worker pool, after checking the caller's API key against the user it names."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import tempfile
@@ -14,13 +15,14 @@ from typing import Any, TypeVar
 import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import JSONResponse
+from starlette.routing import Route
 
 from .. import __version__
 from ..errors import InputError
 from ..models import Transcript, TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
-from .errors import ApiError, BodyLimit, install
+from .errors import ApiError, BodyLimit, error_response, install
 from .schemas import AnswerRequest, AppendRequest, SearchRequest
 
 T = TypeVar("T")
@@ -60,15 +62,54 @@ def _check_id(value: str, name: str) -> str:
     return value
 
 
+class KeyGate:
+    """ASGI wrapper of the MCP endpoint: with keys configured, a request without a known key gets
+    401 before MCP sees it (the tools then check the key's users)."""
+
+    def __init__(self, app: Any, keys: KeyRing):
+        self.app, self.keys = app, keys
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.keys.enabled:
+            request = Request(scope)
+            if self.keys.lookup(_key(request)) is None:
+                response = error_response(401, "invalid_key" if _key(request) else "missing_key",
+                                          "send a known API key: 'Authorization: Bearer KEY'",
+                                          {"WWW-Authenticate": "Bearer"})
+                return await response(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
 def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
-               max_pending: int = 64, max_body_bytes: int = 16 * 2**20) -> Any:
-    """The ASGI application over one `Memory` (its embedder and driver pool already loaded)."""
+               max_pending: int = 64, max_body_bytes: int = 16 * 2**20, mcp: bool = True,
+               host: str = "127.0.0.1") -> Any:
+    """The ASGI application over one `Memory` (its embedder and driver pool already loaded);
+    with `mcp`, the MCP tools at /mcp (streamable HTTP)."""
     keys = keys or KeyRing()
     pool = WorkerPool(workers, max_pending)
-    app = FastAPI(title="graphmem", version=__version__,
+    mcp_handler, lifespan = None, None
+    if mcp:
+        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+
+        from .mcp_tools import build_mcp
+
+        mcp_server = build_mcp(memory, keys, run=pool.run)
+        mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)
+        manager = mcp_server.session_manager
+        mcp_handler = KeyGate(StreamableHTTPASGIApp(manager), keys)
+
+        @contextlib.asynccontextmanager
+        async def lifespan(_app: Any) -> Any:
+            async with manager.run():
+                yield
+
+    app = FastAPI(title="graphmem", version=__version__, lifespan=lifespan,
                   description="Evidence-grounded temporal graph memory for LLM agents. Every "
-                              "endpoint under /v1/users/{user_id} touches that user's memory only.")
+                              "endpoint under /v1/users/{user_id} touches that user's memory only; "
+                              "the same tools over MCP (streamable HTTP) at /mcp.")
     install(app)
+    if mcp_handler is not None:
+        app.router.routes.append(Route("/mcp", endpoint=mcp_handler))
 
     def grant(request: Request) -> Grant | None:
         if not keys.enabled:

@@ -369,3 +369,52 @@ def test_cli_uses_a_running_server(server, loaded, users, tmp_path):
     assert "Traceback" not in denied.stderr
     down = _cli("http://127.0.0.1:1", USER_KEY, "search", "--user", loaded, "x")
     assert down.returncode == 1 and "cannot reach graphmem" in down.stderr
+
+
+TOOLS = {"remember", "search_memory", "current_facts", "timeline", "inspect", "answer"}
+
+
+def test_mcp_over_http(server, users, loaded):
+    """The SDK's own client, over streamable HTTP at /mcp, with the same keys and scoping."""
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    a, b = users
+    url = f"{server.base_url}/mcp"
+
+    def client(key: str) -> Client:
+        return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {key}"}, timeout=120)))
+
+    async def main() -> None:
+        async with client(USER_KEY) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            assert set(tools) == TOOLS and all(t.description for t in tools.values())
+            r = await c.call_tool("remember", {"user_id": a, "session_id": "mcp", "messages": [
+                {"role": "user", "content": "My favorite restaurant is Pike Place Chowder.",
+                 "turn_id": "p1"}]})
+            assert not r.is_error and r.structured_content["added"][0]["source_turn_id"] == "p1"
+            found = (await c.call_tool("search_memory", {"user_id": a,
+                                                         "query": "where do I live now?"}))
+            top = found.structured_content["results"][0]
+            assert "m3" in top["source_turn_ids"] and top["turn_id"].startswith("turn:")
+            facts = (await c.call_tool("current_facts", {"user_id": a, "predicate": "lives_in"}))
+            assert [f["value"] for f in facts.structured_content["facts"]] == ["Portland"]
+            tl = await c.call_tool("timeline", {"user_id": a, "predicate": "lives_in"})
+            assert len(tl.structured_content["facts"]) == 2
+            card = await c.call_tool("inspect", {"user_id": a, "id": "m3"})
+            assert "Portland" in card.structured_content["turn"]["text"]
+            ans = await c.call_tool("answer", {"user_id": a, "question": "Where do I live now?"})
+            cites = ans.structured_content["citations"]
+            assert any(x["source_turn_id"] == "m3" and x["quote"] for x in cites)
+            denied = await c.call_tool("search_memory", {"user_id": b, "query": "anything"})
+            assert denied.is_error and "may not touch" in denied.content[0].text
+        with pytest.raises(Exception):  # noqa: B017 - a wrong key never gets a session
+            async with client("wrong-key-0123456789") as c:
+                await c.list_tools()
+
+    anyio.run(main)
+    r = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    _error(r, 401, "missing_key")

@@ -1,0 +1,145 @@
+"""The MCP door over `Memory` (the official `mcp` SDK): the same tools over stdio (`graphmem mcp`)
+and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and user scoping)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
+
+from ..errors import GraphmemError
+from ..models import TurnRecord
+from .auth import KeyRing
+
+INSTRUCTIONS = (
+    "graphmem is an evidence-grounded temporal memory of one user's conversations. Every tool "
+    "takes the user_id whose memory it reads or writes. Results cite their evidence: stored turn "
+    "ids (pass them to `inspect`), the source's own turn ids, dates, and the verbatim words.")
+
+
+class MessageIn(BaseModel):
+    role: str = Field(description="user, assistant, or a speaker-derived role")
+    content: str = Field(description="the message text, stored verbatim")
+    turn_id: str | None = Field(None, description="your id for the message; re-sending it "
+                                                  "changes nothing")
+    speaker: str | None = None
+
+
+def _key(headers: Any) -> str | None:
+    auth = headers.get("authorization") or ""
+    return auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
+
+
+def _evidence(e: Any) -> dict[str, Any]:
+    return {"id": e.id, "type": e.type, "text": e.text, "score": round(e.score, 4),
+            "status": e.status, "turn_id": e.turn_id, "source_turn_ids": e.source_turn_ids,
+            "session_id": e.session_id,
+            "mentioned_at": e.mentioned_at.isoformat() if e.mentioned_at else None}
+
+
+def _fact(f: Any) -> dict[str, Any]:
+    d = f.to_dict()
+    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in d.items()}
+
+
+def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPServer:
+    """The MCP server over `memory`. `run(fn, *args, **kw)` runs a memory call off the event
+    loop (the HTTP server's bounded pool); by default a worker thread."""
+    keys = keys or KeyRing()
+    if run is None:
+        import functools
+
+        import anyio
+
+        async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    server = MCPServer("graphmem", instructions=INSTRUCTIONS)
+
+    async def call(ctx: Context, user_id: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        headers = ctx.headers
+        if headers is not None and keys.enabled:  # over HTTP; stdio is the local owner
+            grant = keys.lookup(_key(headers))
+            if grant is None:
+                raise ToolError("missing or unknown API key")
+            if not grant.allows(user_id):
+                raise ToolError(f"this API key may not touch the memory of user {user_id!r}")
+        try:
+            return await run(fn, *args, **kwargs)
+        except GraphmemError as exc:
+            raise ToolError(str(exc)) from None
+
+    @server.tool(description="Remember messages: append them to a session of the user's memory "
+                 "(created on first use). Returns the stored turn ids of the new turns, the ids "
+                 "left unchanged (already remembered) and how many facts were extracted.")
+    async def remember(user_id: str, session_id: str, messages: list[MessageIn], ctx: Context,
+                       session_time: datetime | None = None) -> dict[str, Any]:
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id) for m in messages]
+        r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
+                       session_time=session_time)
+        return {"session_id": r.session_id, "created": r.created,
+                "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
+                          for t in r.added], "unchanged": r.unchanged, "facts": r.facts}
+
+    @server.tool(description="Search the user's memory. Returns ranked evidence (facts, pieces, "
+                 "turns), each with its verbatim text, status (active/superseded/invalid), "
+                 "stored turn id, source turn ids and the date it was said.")
+    async def search_memory(user_id: str, query: str, ctx: Context, k: int = 8,
+                            question_date: datetime | None = None,
+                            as_of: datetime | None = None) -> dict[str, Any]:
+        def go() -> Any:
+            memory.require_user(user_id)
+            return memory.search(user_id, query, question_date=question_date, as_of=as_of,
+                                 k=max(1, min(k, 50)))
+
+        return {"results": [_evidence(e) for e in await call(ctx, user_id, go)]}
+
+    @server.tool(description="The user's current facts (or those valid at `as_of`, or every "
+                 "version with `history`), each with validity interval, status and the source "
+                 "turn ids it was derived from.")
+    async def current_facts(user_id: str, ctx: Context, as_of: datetime | None = None,
+                            predicate: str | None = None, history: bool = False
+                            ) -> dict[str, Any]:
+        def go() -> Any:
+            memory.require_user(user_id)
+            return memory.facts(user_id, as_of, predicate=predicate, history=history, limit=200)
+
+        return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
+
+    @server.tool(description="The ordered history of the user's facts (about an entity or a "
+                 "predicate, within dates): what changed when, with SUPERSEDES / UPDATES / "
+                 "CONTRADICTS changes and the source turn of each fact.")
+    async def timeline(user_id: str, ctx: Context, entity: str | None = None,
+                       predicate: str | None = None, since: datetime | None = None,
+                       until: datetime | None = None) -> dict[str, Any]:
+        def go() -> Any:
+            memory.require_user(user_id)
+            return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
+                                   until=until, limit=200)
+
+        return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
+
+    @server.tool(description="A memory card for one id (a fact, piece, turn — stored or source "
+                 "id — or an entity id or name): the verbatim words, their session and date, "
+                 "and the facts and changes around it.")
+    async def inspect(user_id: str, id: str, ctx: Context) -> dict[str, Any]:  # noqa: A002
+        import json
+
+        card = await call(ctx, user_id, memory.inspect, user_id, id)
+        return json.loads(json.dumps(card, default=str))
+
+    @server.tool(description="Answer a question from the user's memory. Returns the answer text "
+                 "with citations (stored turn id, source turn id, session, date, verbatim "
+                 "quote), whether memory holds no answer, and tokens and cost when an LLM is used.")
+    async def answer(user_id: str, question: str, ctx: Context,
+                     question_date: datetime | None = None) -> dict[str, Any]:
+        ans = await call(ctx, user_id, memory.answer, user_id, question,
+                         question_date=question_date)
+        out = ans.to_dict()
+        out.pop("trace", None)
+        return out
+
+    return server
