@@ -37,14 +37,16 @@ class LoadReport:
     skipped_empty_sessions: int = 0  # sessions with no turn (or only blank turns)
     skipped_empty_turns: int = 0  # turns whose text is empty or whitespace only
     skipped_duplicate_sessions: int = 0  # a session id repeated with identical turns
-    skipped_other_roles: int = 0  # system / tool messages in OpenAI-style files
+    skipped_other_roles: int = 0  # system / tool / hidden messages in OpenAI-style files, exports
+    skipped_other_branches: int = 0  # ChatGPT messages off the conversation's current branch
     notes: list[str] = field(default_factory=list)
 
     @property
     def skipped(self) -> int:
         """All skipped items together (users, sessions, turns, duplicates, other roles)."""
         return (self.skipped_empty_users + self.skipped_empty_sessions + self.skipped_empty_turns
-                + self.skipped_duplicate_sessions + self.skipped_other_roles)
+                + self.skipped_duplicate_sessions + self.skipped_other_roles
+                + self.skipped_other_branches)
 
 
 def type_name(value: object) -> str:
@@ -198,6 +200,16 @@ def parse_time(value: str, where: str) -> datetime:
         raise InputError(f"{where}: cannot read the time {value!r}; give an absolute date and "
                          f"time such as 2023-05-20T02:21:00Z")
     return parsed
+
+
+def from_epoch(value: Any, where: str) -> datetime:
+    """Unix seconds (an int or a float) as an aware UTC datetime."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{where}: expected Unix seconds (a number), got {type_name(value)}")
+    try:
+        return datetime.fromtimestamp(value, tz=UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise InputError(f"{where}: {value!r} is not a possible time ({exc})") from exc
 
 
 @functools.lru_cache(maxsize=4096)

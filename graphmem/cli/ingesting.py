@@ -25,9 +25,12 @@ def _make_extractor(name: str, client):
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(["auto", "longmemeval", "locomo", "jsonl", "openai"]))
+              type=click.Choice(["auto", "longmemeval", "locomo", "jsonl", "openai", "chatgpt",
+                                 "claude", "realtalk", "csv"]))
 @click.option("--user", default=None,
-              help="Only this user (the owner's id, required, for --format openai).")
+              help="Only this user; for openai, chatgpt and claude files the owner's id "
+                   "(required); for realtalk and csv the owner's id (default: the file name).")
+@click.option("--me", default=None, help="The speaker of a csv chat log who owns the memory.")
 @click.option("--session", default=None, help="Session id (--format openai).")
 @click.option("--session-time", default=None, help="Session start time (--format openai).")
 @click.option("--limit", type=int, default=None, help="Ingest at most N users.")
@@ -40,7 +43,7 @@ def _make_extractor(name: str, client):
 @click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @_fail_cleanly
-def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
+def ingest(path, fmt, user, me, session, session_time, limit, extractor, relations, verbose,
            as_json) -> None:
     """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
 
@@ -49,7 +52,7 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
     from ..loaders import load
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
-                       limit=limit)
+                       limit=limit, me=me)
     # Configuration errors come before any connection.
     use_llm = relations == "llm" or (relations == "auto" and extractor == "llm")
     client = _llm_client("--extractor llm" if extractor == "llm" else "--relations llm") if (
