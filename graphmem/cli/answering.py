@@ -6,7 +6,17 @@ from pathlib import Path
 
 import click
 
-from . import _dump, _echo_err, _fail_cleanly, _llm_client, _parse_when, bench, connect, main
+from . import (
+    _dump,
+    _echo_err,
+    _fail_cleanly,
+    _ingest_progress,
+    _llm_client,
+    _parse_when,
+    bench,
+    connect,
+    main,
+)
 
 
 @main.command()
@@ -83,9 +93,19 @@ def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
     if not dry_run:
         client = _llm_client("bench qa (without --dry-run)")
         judge = _llm_client(prefix="GRAPHMEM_JUDGE_") or client
-    results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
-                           answer_client=client, judge_client=judge, budget=budget,
-                           paper=Path(paper) if paper else None, echo=_echo_err)
+    bar, tick = _ingest_progress(disable=False)
+
+    def echo(message: str) -> None:
+        bar.close()  # the ingest bar ends where the first message after it begins
+        _echo_err(message)
+
+    try:
+        results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
+                               answer_client=client, judge_client=judge, budget=budget,
+                               paper=Path(paper) if paper else None, echo=echo,
+                               on_session=tick)
+    finally:
+        bar.close()
     click.echo(markdown(results))
     click.echo(f"written: {Path(out_dir) / 'qa'}/results.json, results.md"
                + (", cost_accuracy.png" if "plot" in results else ""))
