@@ -26,6 +26,7 @@ from graphmem.models import Transcript
 OWNER_REQUIRED = {"openai": "an OpenAI-style message list", "chatgpt": "a ChatGPT export",
                   "claude": "a Claude export"}
 OWNER_FROM_FILE_NAME = {"realtalk", "csv"}
+OWNED_FORMATS = frozenset(OWNER_REQUIRED) | OWNER_FROM_FILE_NAME  # one user per file: `user` names it
 # Streamed formats: read twice, once to check the whole file, then to yield.
 STREAMED = {"longmemeval": longmemeval.read, "locomo": locomo.read}
 NOTHING_WRITTEN = "nothing from the file was loaded or written"
