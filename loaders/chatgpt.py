@@ -24,10 +24,11 @@ from typing import Any
 from graphmem.errors import InputError
 from graphmem.loaders.common import (
     LoadReport,
+    export_sessions,
     from_epoch,
     is_blank,
-    keep_session,
     load_json,
+    one_user,
     type_name,
 )
 from graphmem.models import SessionRecord, Transcript, TurnRecord
@@ -38,25 +39,9 @@ _TEXT_CONTENT = frozenset({"text", "multimodal_text"})
 
 def read(path: Path, report: LoadReport, *, user: str) -> Iterator[Transcript]:
     """The single Transcript of `user`, after reading and checking every conversation."""
-    data = load_json(path)
-    if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of ChatGPT conversations, got "
-                         f"{type_name(data)}")
-    transcript = Transcript(user_id=user)
-    seen: dict[str, int] = {}
-    for index, conversation in enumerate(data):
-        session = _session(conversation, f"{path} conversation {index}", report)
-        if session.source_id in seen:
-            raise InputError(f"{path} conversation {index}: conversation id "
-                             f"{session.source_id!r} already used by conversation "
-                             f"{seen[session.source_id]}")
-        seen[session.source_id] = index
-        if keep_session(session, report):
-            transcript.sessions.append(session)
-    if transcript.sessions:
-        yield transcript
-    else:
-        report.skipped_empty_users += 1
+    sessions = export_sessions(path, load_json(path), "ChatGPT",
+                               lambda conversation, where: _session(conversation, where, report))
+    return one_user(user, sessions, report)
 
 
 def _session(conversation: Any, where: str, report: LoadReport) -> SessionRecord:

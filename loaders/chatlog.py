@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from graphmem.errors import InputError
-from graphmem.loaders.common import LoadReport, is_blank, parse_time, read_text
+from graphmem.loaders.common import LoadReport, is_blank, one_user, parse_time, read_text
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 
 SESSION_GAP = timedelta(hours=4)
@@ -57,7 +57,7 @@ def read(path: Path, report: LoadReport, *, user: str, me: str | None) -> Iterat
         speakers = sorted({r.speaker for r in rows})
         raise InputError(f"{path}: no speaker {me!r} (--me); the speakers are "
                          f"{', '.join(map(repr, speakers[:10]))}")
-    transcript = Transcript(user_id=user)
+    sessions: list[SessionRecord] = []
     seen: dict[str, int] = {}
     for sid, group in _sessions(rows):
         session = SessionRecord(source_id=sid, started_at=group[0].at)
@@ -74,14 +74,8 @@ def read(path: Path, report: LoadReport, *, user: str, me: str | None) -> Iterat
             session.turns.append(TurnRecord(role="user", text=row.text,
                                             speaker=None if mine else row.speaker,
                                             source_id=turn_id))
-        if session.turns:
-            transcript.sessions.append(session)
-        else:
-            report.skipped_empty_sessions += 1
-    if transcript.sessions:
-        yield transcript
-    else:
-        report.skipped_empty_users += 1
+        sessions.append(session)
+    yield from one_user(user, sessions, report)
 
 
 def _sessions(rows: list[_Row]) -> Iterator[tuple[str, list[_Row]]]:

@@ -18,9 +18,10 @@ from typing import Any
 from graphmem.errors import InputError
 from graphmem.loaders.common import (
     LoadReport,
+    export_sessions,
     is_blank,
-    keep_session,
     load_json,
+    one_user,
     parse_time,
     type_name,
 )
@@ -31,26 +32,11 @@ _ROLES = {"human": "user", "user": "user", "assistant": "assistant"}
 
 def read(path: Path, report: LoadReport, *, user: str) -> Iterator[Transcript]:
     """The single Transcript of `user`, after reading and checking every conversation."""
-    data = load_json(path)
-    if not isinstance(data, list):
-        raise InputError(f"{path}: expected a JSON list of Claude conversations, got "
-                         f"{type_name(data)}")
-    transcript = Transcript(user_id=user)
-    seen: dict[str, int] = {}
     turn_ids: set[str] = set()
-    for index, conversation in enumerate(data):
-        where = f"{path} conversation {index}"
-        session = _session(conversation, where, report, turn_ids)
-        if session.source_id in seen:
-            raise InputError(f"{where}: conversation uuid {session.source_id!r} already used by "
-                             f"conversation {seen[session.source_id]}")
-        seen[session.source_id] = index
-        if keep_session(session, report):
-            transcript.sessions.append(session)
-    if transcript.sessions:
-        yield transcript
-    else:
-        report.skipped_empty_users += 1
+    sessions = export_sessions(
+        path, load_json(path), "Claude",
+        lambda conversation, where: _session(conversation, where, report, turn_ids))
+    return one_user(user, sessions, report)
 
 
 def _string(record: dict[str, Any], key: str, where: str) -> str:

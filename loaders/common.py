@@ -9,14 +9,14 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.models import SessionRecord
+from graphmem.models import SessionRecord, Transcript
 
 PathLike = str | os.PathLike[str]
 
@@ -76,6 +76,35 @@ def keep_session(session: SessionRecord, report: LoadReport) -> bool:
         return True
     report.skipped_empty_sessions += 1
     return False
+
+
+def one_user(user: str, sessions: Iterable[SessionRecord],
+             report: LoadReport) -> Iterator[Transcript]:
+    """The Transcript of a one-user file, after every session was read: the sessions with turns
+    (empty ones counted as skipped), unless none has any."""
+    kept = [session for session in sessions if keep_session(session, report)]
+    if kept:
+        yield Transcript(user_id=user, sessions=kept)
+    else:
+        report.skipped_empty_users += 1
+
+
+def export_sessions(path: Path, data: Any, what: str,
+                    session_of: Callable[[Any, str], SessionRecord]) -> Iterator[SessionRecord]:
+    """The sessions of a chat export (a JSON list of conversations), one per conversation, with
+    the conversation ids unique."""
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a JSON list of {what} conversations, got "
+                         f"{type_name(data)}")
+    seen: dict[str, int] = {}
+    for index, conversation in enumerate(data):
+        where = f"{path} conversation {index}"
+        session = session_of(conversation, where)
+        if session.source_id in seen:
+            raise InputError(f"{where}: conversation id {session.source_id!r} already used by "
+                             f"conversation {seen[session.source_id]}")
+        seen[session.source_id] = index
+        yield session
 
 
 def read_bytes(path: Path) -> bytes:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.loaders.common import LoadReport, is_blank, keep_session, load_json, type_name
+from graphmem.loaders.common import LoadReport, is_blank, load_json, one_user, type_name
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 
 _SESSION = re.compile(r"session_(\d+)")
@@ -50,16 +50,8 @@ def read(path: Path, report: LoadReport, *, user: str) -> Iterator[Transcript]:
     sessions = {int(m.group(1)): key for key in data if (m := _SESSION.fullmatch(key))}
     if not sessions:
         raise InputError(f"{path}: no session_N lists; is this a REALTALK file?")
-    transcript = Transcript(user_id=user)
-    for n in sorted(sessions):
-        key = sessions[n]
-        session = _session(data, key, n, f"{path} {key}", report)
-        if keep_session(session, report):
-            transcript.sessions.append(session)
-    if transcript.sessions:
-        yield transcript
-    else:
-        report.skipped_empty_users += 1
+    yield from one_user(user, [_session(data, sessions[n], n, f"{path} {sessions[n]}", report)
+                               for n in sorted(sessions)], report)
 
 
 def _session(data: dict[str, Any], key: str, n: int, where: str,
