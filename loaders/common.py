@@ -9,14 +9,14 @@ import json
 import os
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from graphmem.errors import InputError
-from graphmem.models import SessionRecord
+from graphmem.models import SessionRecord, Transcript
 
 PathLike = str | os.PathLike[str]
 
@@ -37,14 +37,16 @@ class LoadReport:
     skipped_empty_sessions: int = 0  # sessions with no turn (or only blank turns)
     skipped_empty_turns: int = 0  # turns whose text is empty or whitespace only
     skipped_duplicate_sessions: int = 0  # a session id repeated with identical turns
-    skipped_other_roles: int = 0  # system / tool messages in OpenAI-style files
+    skipped_other_roles: int = 0  # system / tool / hidden messages in OpenAI-style files, exports
+    skipped_other_branches: int = 0  # ChatGPT messages off the conversation's current branch
     notes: list[str] = field(default_factory=list)
 
     @property
     def skipped(self) -> int:
         """All skipped items together (users, sessions, turns, duplicates, other roles)."""
         return (self.skipped_empty_users + self.skipped_empty_sessions + self.skipped_empty_turns
-                + self.skipped_duplicate_sessions + self.skipped_other_roles)
+                + self.skipped_duplicate_sessions + self.skipped_other_roles
+                + self.skipped_other_branches)
 
 
 def type_name(value: object) -> str:
@@ -74,6 +76,35 @@ def keep_session(session: SessionRecord, report: LoadReport) -> bool:
         return True
     report.skipped_empty_sessions += 1
     return False
+
+
+def one_user(user: str, sessions: Iterable[SessionRecord],
+             report: LoadReport) -> Iterator[Transcript]:
+    """The Transcript of a one-user file, after every session was read: the sessions with turns
+    (empty ones counted as skipped), unless none has any."""
+    kept = [session for session in sessions if keep_session(session, report)]
+    if kept:
+        yield Transcript(user_id=user, sessions=kept)
+    else:
+        report.skipped_empty_users += 1
+
+
+def export_sessions(path: Path, data: Any, what: str,
+                    session_of: Callable[[Any, str], SessionRecord]) -> Iterator[SessionRecord]:
+    """The sessions of a chat export (a JSON list of conversations), one per conversation, with
+    the conversation ids unique."""
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a JSON list of {what} conversations, got "
+                         f"{type_name(data)}")
+    seen: dict[str, int] = {}
+    for index, conversation in enumerate(data):
+        where = f"{path} conversation {index}"
+        session = session_of(conversation, where)
+        if session.source_id in seen:
+            raise InputError(f"{where}: conversation id {session.source_id!r} already used by "
+                             f"conversation {seen[session.source_id]}")
+        seen[session.source_id] = index
+        yield session
 
 
 def read_bytes(path: Path) -> bytes:
@@ -198,6 +229,16 @@ def parse_time(value: str, where: str) -> datetime:
         raise InputError(f"{where}: cannot read the time {value!r}; give an absolute date and "
                          f"time such as 2023-05-20T02:21:00Z")
     return parsed
+
+
+def from_epoch(value: Any, where: str) -> datetime:
+    """Unix seconds (an int or a float) as an aware UTC datetime."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{where}: expected Unix seconds (a number), got {type_name(value)}")
+    try:
+        return datetime.fromtimestamp(value, tz=UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise InputError(f"{where}: {value!r} is not a possible time ({exc})") from exc
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,11 +1,13 @@
 """Tell a transcript file's format from its name and its first bytes, without reading it all.
 
-Rules, in order: `.jsonl`/`.ndjson` (optionally `.gz`) is JSONL; otherwise the (gunzipped) head is
-sniffed: a list whose first element has `question_id`/`haystack_*` is LongMemEval, one with
-`sample_id`/`conversation`/`qa` is LoCoMo, one with `role` and `content` is an OpenAI message
-list; an object with `messages` is an OpenAI message list; one object per line with `user_id` is
-JSONL. When the head says nothing, `.json.gz` means LongMemEval. Anything else is an InputError
-naming the file.
+Rules, in order: `.jsonl`/`.ndjson` (optionally `.gz`) is JSONL; `.csv`/`.tsv` is a chat log;
+otherwise the (gunzipped) head is sniffed: a list whose first element has `question_id`/`haystack_*`
+is LongMemEval, one with `sample_id`/`conversation`/`qa` is LoCoMo, one with `mapping` is a ChatGPT
+export, one with `chat_messages` a Claude export, one with `role` and `content` an OpenAI message
+list (when the first element does not fit in the head, the first of these keys to appear decides);
+an object with `messages` is an OpenAI message list, one with `session_N` lists or `clean_text`
+messages is REALTALK; one object per line with `user_id` is JSONL. When the head says nothing,
+`.json.gz` means LongMemEval. Anything else is an InputError naming the file.
 """
 
 from __future__ import annotations
@@ -20,15 +22,19 @@ from typing import Any
 from graphmem.errors import InputError
 from graphmem.loaders.common import GZIP_MAGIC, PathLike
 
-FORMATS = ("longmemeval", "locomo", "jsonl", "openai")
+FORMATS = ("longmemeval", "locomo", "jsonl", "openai", "chatgpt", "claude", "realtalk", "csv")
 HEAD_BYTES = 1 << 16
 
 _LONGMEMEVAL_KEYS = frozenset({"question_id", "haystack_sessions", "haystack_session_ids"})
 _LOCOMO_KEYS = frozenset({"sample_id", "conversation"})
-_LONGMEMEVAL_MARK = re.compile(r'(?<!\\)"(?:question_id|haystack_session_ids|haystack_sessions)"'
-                               r"\s*:")
-_LOCOMO_MARK = re.compile(r'(?<!\\)"(?:sample_id|conversation|qa)"\s*:')
+# A key of the first list element that names the format (first one in the file wins).
+_LIST_MARKS = re.compile(r'(?<!\\)"(question_id|haystack_session_ids|haystack_sessions|sample_id|'
+                         r'conversation|qa|mapping|chat_messages)"\s*:')
+_BY_MARK = {"question_id": "longmemeval", "haystack_session_ids": "longmemeval",
+            "haystack_sessions": "longmemeval", "sample_id": "locomo", "conversation": "locomo",
+            "qa": "locomo", "mapping": "chatgpt", "chat_messages": "claude"}
 _MESSAGES_MARK = re.compile(r'^\{\s*"messages"\s*:')
+_REALTALK_MARK = re.compile(r'(?<!\\)"(?:session_\d+"\s*:\s*\[|clean_text"\s*:)')
 
 
 def detect_format(path: PathLike) -> str:
@@ -41,6 +47,8 @@ def detect_format(path: PathLike) -> str:
     name = path.name.lower()
     if name.endswith((".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")):
         return "jsonl"
+    if name.endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
+        return "csv"
     head = _head(path).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if not head:
         raise InputError(f"{path}: the file is empty")
@@ -50,7 +58,7 @@ def detect_format(path: PathLike) -> str:
     if name.endswith(".json.gz"):
         return "longmemeval"
     raise InputError(f"{path}: cannot tell the transcript format from its name or content; "
-                     f"pass format= one of {', '.join(FORMATS)}")
+                     f"give --format, one of {', '.join(FORMATS)}")
 
 
 def _head(path: Path) -> bytes:
@@ -84,11 +92,8 @@ def _sniff_list(head: str) -> str | None:
             first = None  # the first element does not fit in the head
         if isinstance(first, dict):
             return _by_keys(first)
-    if _LONGMEMEVAL_MARK.search(head):
-        return "longmemeval"
-    if _LOCOMO_MARK.search(head):
-        return "locomo"
-    return None
+    mark = _LIST_MARKS.search(head)
+    return _BY_MARK[mark.group(1)] if mark else None
 
 
 def _by_keys(first: dict[str, Any]) -> str | None:
@@ -97,6 +102,10 @@ def _by_keys(first: dict[str, Any]) -> str | None:
         return "longmemeval"
     if keys & _LOCOMO_KEYS:
         return "locomo"
+    if "mapping" in keys:
+        return "chatgpt"
+    if "chat_messages" in keys:
+        return "claude"
     if {"role", "content"} <= keys:
         return "openai"
     return None
@@ -115,4 +124,6 @@ def _sniff_object(head: str) -> str | None:
             return "openai"
     if _MESSAGES_MARK.match(head):
         return "openai"
+    if _REALTALK_MARK.search(head):
+        return "realtalk"
     return None

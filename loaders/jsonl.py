@@ -45,8 +45,12 @@ class _User:
 def read(path: Path, report: LoadReport, *, only_user: str | None = None) -> Iterator[Transcript]:
     """One Transcript per user_id, in first-seen order, after validating the whole file."""
     users: dict[str, _User] = {}
+    records = 0
     for lineno, record in _records(path):
         _add(record, f"{path} line {lineno}", lineno, users, report, only_user)
+        records += bool(record)
+    if not records:
+        raise InputError(f"{path}: the file is empty (no JSON lines)")
     for user_id, user in users.items():
         transcript = Transcript(user_id=user_id)
         for session in user.sessions.values():

@@ -71,12 +71,13 @@ def run_qa_bench(path: str, *, limit: int | None = None, dry_run: bool = False,
                  out_dir: Path, answer_client: LLMClient | None = None,
                  judge_client: LLMClient | None = None, budget: int = 4,
                  paper: Path | None = None, graph: Graph | None = None,
-                 echo: Callable[[str], None] = lambda _m: None) -> dict[str, Any]:
+                 echo: Callable[[str], None] = lambda _m: None,
+                 on_session: Callable[[Any], None] | None = None) -> dict[str, Any]:
     questions = longmemeval_questions(path, limit=limit)
     own_graph = graph is None
     graph = graph or Graph.connect()
     try:
-        ensure_ingested(graph, "longmemeval", path, limit, echo)
+        ensure_ingested(graph, "longmemeval", path, limit, echo, on_session)
         memory = Memory(graph, llm=answer_client)
         answerer = Answerer(memory, answer_client, budget=budget)
         started = time.perf_counter()

@@ -13,7 +13,7 @@ from typing import Any
 from graphmem.db import Graph
 from graphmem.embed import MiniLMEmbedder, default_embedder
 from graphmem.extract import OfflineExtractor
-from graphmem.ingest import IngestOptions, Ingestor
+from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
 from graphmem.models import Transcript
 from graphmem.retrieval import Retriever, preset
@@ -40,27 +40,35 @@ class TokenCounter:
 
 
 def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
-                    echo: Callable[[str], None]) -> None:
-    """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped."""
+                    echo: Callable[[str], None],
+                    on_session: Callable[[IngestReport], None] | None = None) -> None:
+    """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped.
+    `on_session` is called after every session (written or skipped), e.g. to advance a bar."""
     ingestor = Ingestor(graph, OfflineExtractor(), default_embedder(), IngestOptions())
     started = time.perf_counter()
     total = 0
     for t in load(path, limit=limit):
-        report = ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions))
+        report = ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions),
+                                            on_session)
         total += report.sessions
     echo(f"ingest: {total} new sessions in {time.perf_counter() - started:.0f}s")
 
 
 def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                         configs: Sequence[str] = CONFIGS, out_dir: str | Path | None = None,
-                        echo: Callable[[str], None] = print) -> dict[str, Any]:
+                        echo: Callable[[str], None] = print,
+                        on_session: Callable[[IngestReport], None] | None = None,
+                        on_question: Callable[[str, int, int], None] | None = None
+                        ) -> dict[str, Any]:
+    """Ingest (if needed), then search every question with every config. `on_session` follows
+    the ingest, `on_question(config, done, total)` the searches."""
     dataset = dataset.lower()
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
     embedder = default_embedder()
     tokens = TokenCounter(embedder)
     with Graph.connect() as graph:
-        ensure_ingested(graph, dataset, path, limit, echo)
+        ensure_ingested(graph, dataset, path, limit, echo, on_session)
         retriever = Retriever(graph, embedder)
         if dataset == "longmemeval":
             questions: list[Any] = longmemeval_questions(path, limit)
@@ -85,13 +93,15 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             latencies: list[float] = []
             pack: list[int] = []
             started = time.perf_counter()
-            for key, user, question, qdate in asks:
+            for done, (key, user, question, qdate) in enumerate(asks, 1):
                 t0 = time.perf_counter()
                 res = retriever.search(user, question, question_date=qdate, k=EVIDENCE_K,
                                        config=cfg)
                 latencies.append((time.perf_counter() - t0) * 1000)
                 rankings[key] = res.turn_ranking[:max(KS)]
                 pack.append(tokens.count([e.text for e in res.evidence]))
+                if on_question:
+                    on_question(name, done, len(asks))
             scores = (score_longmemeval(questions, rankings) if dataset == "longmemeval"
                       else score_locomo(questions, rankings))
             scores["latency_ms"] = latency(latencies)

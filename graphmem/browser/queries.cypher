@@ -1,37 +1,46 @@
-// Ready queries for Neo4j Browser. Set the user once with  :param user => 'demo'
-// (and :param session => 's1', :param predicate => 'lives_in' for the queries that use them).
+// Ready queries for Neo4j Browser. Paste one block into the editor and run it (Ctrl+Enter).
+// Each block names its own user (and session or slot) on its first line: change 'demo' there.
+// Nothing depends on :param, so the queries still work after Browser is reloaded.
+// `graphmem neo4j browser --queries` prints this file.
 
-// 1. A user's current facts, with the entities they mention
-MATCH (f:FactEvent {user_id: $user, status: 'active'})
+// 1. Every supersession chain: what changed, and the fact that replaced it
+WITH 'demo' AS user
+MATCH p = (:FactEvent {user_id: user})-[:SUPERSEDES|UPDATES|CONTRADICTS]->(:FactEvent)
+RETURN p;
+
+// 2. The current facts and the entities they mention
+WITH 'demo' AS user
+MATCH (f:FactEvent {user_id: user, status: 'active'})
 OPTIONAL MATCH (f)-[r:HAS_ROLE]->(e:Entity)
 RETURN f, r, e;
 
-// 2. Every supersession chain of the user (what changed, what replaced it)
-MATCH p = (:FactEvent {user_id: $user})-[:SUPERSEDES|UPDATES|CONTRADICTS*1..]->(:FactEvent)
-RETURN p;
-
 // 3. History of one slot, oldest first, as a table
-MATCH (f:FactEvent {user_id: $user, predicate: $predicate})
+WITH 'demo' AS user, 'lives_in' AS predicate
+MATCH (f:FactEvent {user_id: user, predicate: predicate})
 RETURN f.value AS value, f.status AS status, f.valid_from AS valid_from,
        f.valid_until AS valid_until, f.text AS text
 ORDER BY f.valid_from;
 
 // 4. What came from one session: its turns, pieces, and the facts derived from them
-MATCH (s:Session {user_id: $user, source_id: $session})-[:HAS_TURN]->(t:Turn)
+WITH 'demo' AS user, 's3' AS session
+MATCH (s:Session {user_id: user, source_id: session})-[:HAS_TURN]->(t:Turn)
 OPTIONAL MATCH (t)-[:HAS_PIECE]->(p:MessagePiece)<-[d:DERIVED_FROM]-(f:FactEvent)
 RETURN s, t, p, d, f;
 
-// 5. A fact with the exact words it came from
-MATCH (f:FactEvent {user_id: $user})-[d:DERIVED_FROM]->(p:MessagePiece)<-[h:HAS_PIECE]-(t:Turn)
+// 5. Facts with the exact words they came from
+WITH 'demo' AS user
+MATCH (f:FactEvent {user_id: user})-[d:DERIVED_FROM]->(p:MessagePiece)<-[h:HAS_PIECE]-(t:Turn)
 RETURN f, d, p, h, t LIMIT 25;
 
 // 6. The user's entities and how facts connect them
-MATCH (u:User {id: $user})
+WITH 'demo' AS user
+MATCH (u:User {id: user})
 OPTIONAL MATCH (u)-[r:RELATED]->(e:Entity)
 RETURN u, r, e;
 
 // 7. Every currency edge and who decided it (rules, or llm:<model>), as a table
-MATCH (a:FactEvent {user_id: $user})-[r:SUPERSEDES|UPDATES|CONTRADICTS]->(b:FactEvent)
+WITH 'demo' AS user
+MATCH (a:FactEvent {user_id: user})-[r:SUPERSEDES|UPDATES|CONTRADICTS]->(b:FactEvent)
 RETURN r.decided_by AS decided_by, type(r) AS relation, a.text AS newer, b.text AS older,
        r.at AS at
 ORDER BY at;

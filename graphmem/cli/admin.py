@@ -90,11 +90,11 @@ def neo4j_browser(show) -> None:
     st = localneo4j.status(settings.local)
     url = st.state.browser_url if st.running and st.state else "(start it: graphmem neo4j start)"
     click.echo(f"Neo4j Browser: {url}")
-    click.echo(f"Style:   drag {files.joinpath('graphmem.grass')} onto the Browser window,")
-    click.echo("         or run  :style  followed by the output of `graphmem neo4j browser --style`.")
+    click.echo(f"Style:   drag {files.joinpath('graphmem.grass')} onto the Browser window")
+    click.echo("         (typing `:style <text>` into the editor breaks Browser's graph view).")
     click.echo(f"Queries: {files.joinpath('queries.cypher')}")
-    click.echo("         (`graphmem neo4j browser --queries`; set the user first: "
-               ":param user => 'demo')")
+    click.echo("         (`graphmem neo4j browser --queries`; each names its user on its first "
+               "line: WITH 'demo' AS user)")
 
 
 @main.command()

@@ -6,7 +6,16 @@ from pathlib import Path
 
 import click
 
-from . import _dump, _echo_err, _fail_cleanly, _parse_when, bench, main, open_memory
+from . import (
+    _dump,
+    _echo_err,
+    _fail_cleanly,
+    _ingest_progress,
+    _parse_when,
+    bench,
+    main,
+    open_memory,
+)
 
 
 @main.command()
@@ -91,9 +100,19 @@ def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
     if not dry_run:
         client = llm_client("bench qa (without --dry-run)")
         judge = llm_client(prefix="GRAPHMEM_JUDGE_") or client
-    results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
-                           answer_client=client, judge_client=judge, budget=budget,
-                           paper=Path(paper) if paper else None, echo=_echo_err)
+    bar, tick = _ingest_progress(disable=False)
+
+    def echo(message: str) -> None:
+        bar.close()  # the ingest bar ends where the first message after it begins
+        _echo_err(message)
+
+    try:
+        results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
+                               answer_client=client, judge_client=judge, budget=budget,
+                               paper=Path(paper) if paper else None, echo=echo,
+                               on_session=tick)
+    finally:
+        bar.close()
     click.echo(markdown(results))
     click.echo(f"written: {Path(out_dir) / 'qa'}/results.json, results.md"
                + (", cost_accuracy.png" if "plot" in results else ""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -40,6 +41,28 @@ def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
     click.echo(f"peak RSS: python={res.python_peak_rss_mib:.0f} MiB neo4j={neo} MiB")
 
 
+def _search_progress():
+    """An `on_question` callback that shows one tqdm bar per retrieval config on stderr."""
+    import sys
+
+    from tqdm import tqdm
+
+    bars: dict[str, Any] = {}
+
+    def tick(config: str | None, done: int, total: int) -> None:
+        for name in [n for n in bars if n != config]:
+            bars.pop(name).close()
+        if config is None:
+            return
+        if config not in bars:
+            bars[config] = tqdm(total=total, unit="question", desc=f"search {config}",
+                                file=sys.stderr, dynamic_ncols=True, leave=False,
+                                disable=not sys.stderr.isatty())
+        bars[config].update(done - bars[config].n)
+
+    return tick
+
+
 @bench.command("retrieval")
 @click.option("--dataset", required=True, type=click.Choice(["longmemeval", "locomo"]))
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
@@ -55,8 +78,21 @@ def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
     from ..bench.retrieval import run_retrieval_bench
 
     out = Path(out_dir) / dataset
-    results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
-                                  out_dir=out, echo=_echo_err)
+    bar, tick = _ingest_progress(disable=False)
+    searching = _search_progress()
+
+    def echo(message: str) -> None:
+        bar.close()  # every message ends the bar before it
+        searching(None, 0, 0)
+        _echo_err(message)
+
+    try:
+        results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
+                                      out_dir=out, echo=echo, on_session=tick,
+                                      on_question=searching)
+    finally:
+        bar.close()
+        searching(None, 0, 0)
     click.echo(markdown_table(results))
     click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
 

@@ -19,7 +19,9 @@ from . import _fail_cleanly, _ingest_progress, main, open_memory
 @click.option("--format", "fmt", default="auto", show_default=True,
               type=click.Choice(["auto", *FORMATS]))
 @click.option("--user", default=None,
-              help="Only this user (the owner's id, required, for --format openai).")
+              help="Only this user; for openai, chatgpt and claude files the owner's id "
+                   "(required); for realtalk and csv the owner's id (default: the file name).")
+@click.option("--me", default=None, help="The speaker of a csv chat log who owns the memory.")
 @click.option("--session", default=None, help="Session id (--format openai).")
 @click.option("--session-time", default=None, help="Session start time (--format openai).")
 @click.option("--limit", type=int, default=None, help="Ingest at most N users.")
@@ -30,7 +32,7 @@ from . import _fail_cleanly, _ingest_progress, main, open_memory
 @click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @_fail_cleanly
-def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
+def ingest(path, fmt, user, me, session, session_time, limit, extractor, relations, verbose,
            as_json) -> None:
     """Load a transcript file into memory (sessions, turns, pieces, facts, entities).
 
@@ -44,9 +46,10 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
         if not user:
             raise ConfigError("with GRAPHMEM_URL set, give --user: a server ingests one user's "
                               "memory per upload")
-        if limit is not None or extractor != "offline" or relations != "auto":
-            raise ConfigError("with GRAPHMEM_URL set, --limit, --extractor and --relations do not "
-                              "apply (the server's settings do); unset GRAPHMEM_URL to use them")
+        if limit is not None or me is not None or extractor != "offline" or relations != "auto":
+            raise ConfigError("with GRAPHMEM_URL set, --limit, --me, --extractor and --relations "
+                              "do not apply (the server's settings do); unset GRAPHMEM_URL to use "
+                              "them")
         with remote:
             summary = remote.upload(user, path, fmt, session=session, session_time=session_time)
         click.echo(json.dumps(summary) if as_json else
@@ -54,7 +57,7 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
         return
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
-                       limit=limit)
+                       limit=limit, me=me)
     # Configuration errors come before any connection (Memory.from_settings sees to it).
     with open_memory(extractor=extractor, relations=relations, answer_llm=False) as mem:
         bar, tick = _ingest_progress(disable=as_json)

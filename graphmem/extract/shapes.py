@@ -23,6 +23,7 @@ from .text import (
     type_of,
     user_role,
     vague,
+    with_head_noun,
 )
 
 
@@ -68,8 +69,8 @@ def plans(s: Sentence) -> list[FactCandidate]:
         else:
             sentence = f"User would like to {shown}."
         pm = P.PROPER.search(text, rs + 1, end)
-        roles = [user_role()] + ([RoleRef("object", clean(pm.group("p")), "other")]
-                                 if pm and clean(pm.group("p")) else [])
+        name = clean(with_head_noun(text, rs, pm.start("p"), pm.end("p"), end)) if pm else ""
+        roles = [user_role()] + ([RoleRef("object", name, "other")] if name else [])
         f = fact(s, "plan", "plans", sentence, m.start(), se, value=shown,
                  modality="planned" if planned else "hypothetical", roles=roles,
                  time=time, confidence=0.8 if planned else 0.6)
@@ -296,10 +297,20 @@ def recommendations(text: str) -> list[FactCandidate]:
         out.append(FactCandidate(
             kind="recommendation", predicate="recommended",
             text=f"Assistant recommended {value}.", support=support, subject="assistant",
-            value=value, roles=[RoleRef("subject", "assistant", "other"),
-                                RoleRef("object", value, type_of(value))],
+            value=value, roles=[RoleRef("subject", "assistant", "other"), *_recommended(value)],
             confidence=0.8))
     return out
+
+
+_AT_PLACE = re.compile(r"(?P<what>.+?)\s+(?:at|from)\s+(?P<where>(?-i:[A-Z])[\w'’&. -]*)", re.I)
+
+
+def _recommended(value: str) -> list[RoleRef]:
+    """"mapo tofu at Lao Sze Chuan" is two entities, a dish and where it is served."""
+    if match := _AT_PLACE.fullmatch(value):
+        what, where = match.group("what"), match.group("where").strip()
+        return [RoleRef("object", what, type_of(what)), RoleRef("location", where, "place")]
+    return [RoleRef("object", value, type_of(value))]
 
 
 def age(s: Sentence) -> list[FactCandidate]:

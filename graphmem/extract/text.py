@@ -48,6 +48,23 @@ def bounded(text: str, start: int, max_words: int = 8,
     return end
 
 
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}$", re.I)
+_HEAD_WORD = re.compile(r"\s+([a-z][a-z-]+)\b")
+_NOT_A_HEAD = frozenset({"with", "at", "in", "on", "for", "to", "from", "by", "of", "and", "or",
+                         "next", "this", "last", "soon", "tonight", "today", "tomorrow", "again",
+                         "later", "sometime", "someday", "together", "there", "here", "too"})
+
+
+def with_head_noun(text: str, start: int, name_start: int, name_end: int, end: int) -> str:
+    """A proper name used as a modifier keeps the noun it modifies: "the new Sichuan place" is the
+    entity "Sichuan place", not "Sichuan"; without an article before it the name stands alone."""
+    head = _HEAD_WORD.match(text, name_end, end)
+    if (head and head.group(1).lower() not in _NOT_A_HEAD
+            and _ARTICLE_BEFORE.search(text, start, name_start)):
+        return text[name_start:head.end()]
+    return text[name_start:name_end]
+
+
 def clean(value: str, drop_possessive: bool = True) -> str:
     """A slot value: no surrounding punctuation, leading articles or trailing filler words."""
     v = value.replace("**", "").replace("__", "").strip(L.PUNCT_STRIP)

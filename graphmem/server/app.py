@@ -276,7 +276,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
 def _ingest_upload(memory: Any, user_id: str, data: bytes, fmt: str, filename: str,
                    session: str | None, session_time: str | None) -> dict[str, Any]:
-    from ..loaders import FORMATS, load
+    from ..loaders import FORMATS, OWNED_FORMATS, detect_format, load
 
     if fmt != "auto" and fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}; use auto or one of {', '.join(FORMATS)}")
@@ -295,7 +295,8 @@ def _ingest_upload(memory: Any, user_id: str, data: bytes, fmt: str, filename: s
         path = os.path.join(tmp, "upload" + suffix)
         with open(path, "wb") as fh:
             fh.write(data)
-        transcripts = load(path, fmt, user=user_id if fmt == "openai" else None,
+        kind = detect_format(path) if fmt == "auto" else fmt
+        transcripts = load(path, kind, user=user_id if kind in OWNED_FORMATS else None,
                            session=session, session_time=session_time)
         report = memory.ingest(own(transcripts))
     out = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged", "turns",

@@ -147,15 +147,15 @@ def test_timeline_since_until(graph, user_id):
 def test_browser_queries_run_and_show_the_chains(graph, user_id):
     from importlib import resources
 
+    from graphmem.browser import ready_queries
+
     _ingest(graph, user_id)
-    text = resources.files("graphmem").joinpath("browser/queries.cypher").read_text()
-    statements = [s.strip() for s in text.split(";") if "MATCH" in s]
-    assert len(statements) >= 5
-    params = {"user": user_id, "session": "s3", "predicate": "lives_in"}
+    queries = ready_queries()
+    assert len(queries) >= 5
     counts = []
     with graph.session(read_only=True) as s:
-        for st in statements:
-            counts.append(len(s.run(st, params).data()))
+        for q in queries:
+            counts.append(len(s.run(q.cypher, {**q.defaults, "user": user_id}).data()))
     assert all(c > 0 for c in counts), counts
     grass = resources.files("graphmem").joinpath("browser/graphmem.grass").read_text()
     for label in ("FactEvent", "MessagePiece", "Entity", "SUPERSEDES", "UPDATES", "CONTRADICTS"):

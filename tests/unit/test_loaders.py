@@ -343,7 +343,7 @@ MESSAGES = [
 def test_openai_list_needs_a_user_and_defaults_session(tmp_path: Path) -> None:
     path = write_json(tmp_path / "chat-42.json", MESSAGES)
     assert detect_format(path) == "openai"
-    with pytest.raises(InputError, match=r"chat-42\.json: .*pass user="):
+    with pytest.raises(InputError, match=r"chat-42\.json: .*give --user"):
         load(path)
     mtime = datetime(2024, 2, 3, 4, 5, 6, tzinfo=UTC)
     os.utime(path, (mtime.timestamp(), mtime.timestamp()))
@@ -389,7 +389,8 @@ def test_detect_by_content_when_the_name_says_nothing(tmp_path: Path) -> None:
     assert detect_format(single) == "jsonl"
     lme = write_json(tmp_path / "data", LME)
     assert detect_format(lme) == "longmemeval"
-    assert FORMATS == ("longmemeval", "locomo", "jsonl", "openai")
+    assert FORMATS == ("longmemeval", "locomo", "jsonl", "openai", "chatgpt", "claude", "realtalk",
+                       "csv")
 
 
 def test_detect_failures_name_the_file(tmp_path: Path) -> None:
@@ -408,11 +409,13 @@ def test_detect_failures_name_the_file(tmp_path: Path) -> None:
 
 def test_arguments_are_checked_up_front(tmp_path: Path) -> None:
     path = write_json(tmp_path / "locomo.json", [locomo_sample()])
-    with pytest.raises(InputError, match="unknown transcript format 'csv'"):
-        load(path, format="csv")
+    with pytest.raises(InputError, match="unknown transcript format 'xml'"):
+        load(path, format="xml")
+    with pytest.raises(InputError, match="--me applies only to csv"):
+        load(path, me="Ann")
     with pytest.raises(InputError, match="limit"):
         load(path, limit=-1)
-    with pytest.raises(InputError, match="session= and session_time= apply only"):
+    with pytest.raises(InputError, match="--session and --session-time apply only"):
         load(path, session="x")
     with pytest.raises(InputError, match="no user 'conv-404'"):
         list(load(path, user="conv-404"))
