@@ -8,6 +8,7 @@ from typing import Any
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
+from .knowledge import decisions_known_at
 
 
 def _native(value: Any) -> Any:
@@ -27,22 +28,51 @@ def _aware(value: datetime | None) -> datetime | None:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
 
 
+def as_known_at(graph: Graph, user_id: str, rows: list[dict[str, Any]],
+                known_at: datetime) -> list[dict[str, Any]]:
+    """The rows (facts mentioned by `known_at`) with the status, interval and quantity their
+    slots had on that date."""
+    decided = decisions_known_at(graph, user_id, (r.get("slot") for r in rows), known_at)
+    for r in rows:
+        d = decided.get(r["id"])
+        if d is not None:
+            r.update(status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
+            if d.quantity is not None:
+                r["quantity"] = d.quantity
+    return rows
+
+
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                 predicate: str | None = None, history: bool = False,
-                limit: int = 1000) -> list[dict[str, Any]]:
-    """Facts valid at `as_of` (None: the current ones); with `history`, every version."""
-    rows = graph.read("facts_as_of", user_id=user_id, as_of=_aware(as_of), predicate=predicate,
-                      history=history, limit=limit)
-    return [_native(r) for r in rows]
+                question_date: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+    """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
+    `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
+    known_at = _aware(question_date) if as_of is None else None
+    rows = [_native(r) for r in graph.read(
+        "facts_as_of", user_id=user_id, as_of=_aware(as_of), predicate=predicate,
+        history=history or known_at is not None, known_at=known_at, limit=limit)]
+    if known_at is None:
+        return rows
+    rows = as_known_at(graph, user_id, rows, known_at)
+    return rows if history else [r for r in rows if r["status"] == "active"]
 
 
 def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
              predicate: str | None = None, since: datetime | None = None,
-             until: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    rows = graph.read("timeline", user_id=user_id,
-                      entity=normalise_name(entity) if entity else None, predicate=predicate,
-                      since=_aware(since), until=_aware(until), limit=limit)
-    return [_native(r) for r in rows]
+             until: datetime | None = None, question_date: datetime | None = None,
+             limit: int = 1000) -> list[dict[str, Any]]:
+    """The ordered history of facts; with a `question_date`, as memory knew it that day."""
+    known_at = _aware(question_date)
+    rows = [_native(r) for r in graph.read(
+        "timeline", user_id=user_id, entity=normalise_name(entity) if entity else None,
+        predicate=predicate, since=_aware(since), until=_aware(until), known_at=known_at,
+        limit=limit)]
+    if known_at is not None:
+        rows = as_known_at(graph, user_id, rows, known_at)
+        seen = {r["id"] for r in rows}
+        for r in rows:  # changes drawn by facts it did not know yet are not shown
+            r["changes"] = [c for c in r["changes"] if c["id"] in seen]
+    return rows
 
 
 def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:

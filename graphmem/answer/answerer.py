@@ -134,7 +134,7 @@ class Answerer:
 
     def _initial_pool(self, user_id: str, question: str, qdate: datetime) -> EvidencePool:
         """E ← Retrieve(q, M_u): the fused search's turns, with their facts."""
-        pool = EvidencePool(self.memory.graph, user_id)
+        pool = EvidencePool(self.memory.graph, user_id, known_at=qdate)
         pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
                                              k=self.retrieval_k))
         return pool

@@ -92,7 +92,8 @@ class ToolBox:
         if not predicate and not entity:
             raise ToolError("give a predicate, an entity, or both")
         rows = timeline(self.memory.graph, self.user_id, entity=entity, predicate=predicate,
-                        since=_when(since, "since"), until=_when(until, "until"), limit=40)
+                        since=_when(since, "since"), until=_when(until, "until"),
+                        question_date=self.question_date, limit=40)
         turns = {t.turn_id: t for t in self.pool.add_turn_ids(
             [r["turn_node_id"] for r in rows if r.get("turn_node_id")])}
         return {"facts": [

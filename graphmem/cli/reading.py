@@ -64,18 +64,20 @@ def search(user, question_date, as_of, k, preset, explain, as_json, query) -> No
 @main.command()
 @click.option("--user", required=True)
 @click.option("--as-of", "as_of", default=None, help="Facts valid at this time (default: now).")
+@click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
 @click.option("--history", is_flag=True, help="Every version, current or not.")
 @click.option("--predicate", default=None)
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def facts(user, as_of, history, predicate, as_json) -> None:
+def facts(user, as_of, question_date, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
     from ..history import facts_as_of
 
     with connect() as g:
         g.require_user(user)
         rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
-                           history=history)
+                           history=history,
+                           question_date=_parse_when(question_date, "--question-date"))
     if as_json:
         click.echo(_dump(rows))
         return
@@ -93,9 +95,10 @@ def facts(user, as_of, history, predicate, as_json) -> None:
 @click.option("--predicate", default=None, help="Only this predicate (or predicate family).")
 @click.option("--since", default=None)
 @click.option("--until", default=None)
+@click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def timeline(user, entity, predicate, since, until, as_json) -> None:
+def timeline(user, entity, predicate, since, until, question_date, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
     from ..history import timeline as read_timeline
 
@@ -103,7 +106,8 @@ def timeline(user, entity, predicate, since, until, as_json) -> None:
         g.require_user(user)
         rows = read_timeline(g, user, entity=entity, predicate=predicate,
                              since=_parse_when(since, "--since"),
-                             until=_parse_when(until, "--until"))
+                             until=_parse_when(until, "--until"),
+                             question_date=_parse_when(question_date, "--question-date"))
     if as_json:
         click.echo(_dump(rows))
         return

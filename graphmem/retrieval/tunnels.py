@@ -58,7 +58,7 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     if lucene is None:
         return []
     rows = graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=cfg.fulltext_limit,
-                      heads=cfg.heads)
+                      heads=cfg.heads, known_at=q.known_at)
     return _expand("bm25", rows, user_id, cfg)
 
 
@@ -66,7 +66,7 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     if q.embedding is None:
         return []
     rows = graph.read("tunnel_dense", user_id=user_id, vector=q.embedding, heads=cfg.heads,
-                      min_cosine=cfg.dense_min_cosine)
+                      min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
     return _expand("dense", rows, user_id, cfg)
 
 
@@ -90,7 +90,8 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
                       hub_degree=cfg.hub_degree)
     if q.slots:
         slot_rows = graph.read("tunnel_slots", user_id=user_id, predicates=q.slots,
-                               include_stale=not q.intent.about_present or q.intent.window is not None,
+                               include_stale=(not q.intent.about_present or q.intent.window
+                                              is not None or q.known_at is not None),
                                vector=q.embedding, per_head=cfg.per_head)
         rows += [{"head": "slot:" + "|".join(q.slots), "head_score": 1.0, "id": r["id"],
                   "direct": True, "sim": r["sim"], "turn_id": r["turn_id"]} for r in slot_rows]

@@ -21,8 +21,8 @@ def _matches(row: dict[str, Any], predicate: str, value: str) -> bool:
 
 def _holding(rows: list[dict[str, Any]], spec: tuple[str, ...]) -> bool:
     predicate, value, *rest = spec
-    modality = rest[0] if rest else "asserted"
-    return any(_matches(r, predicate, value) and r["modality"] == modality for r in rows)
+    modalities = (rest[0],) if rest else ("asserted", "planned")  # a plan is asserted as one
+    return any(_matches(r, predicate, value) and r["modality"] in modalities for r in rows)
 
 
 def _attempt(failures: list[str], label: str, check: Callable[[], bool]) -> None:

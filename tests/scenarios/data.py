@@ -447,7 +447,7 @@ RETRACTIONS = [
         ("2024-01-01", ["My favorite show is Severance."]),
         ("2024-02-01", ["My favorite show is The Bear."]),
         ("2024-02-02", ["I was wrong, my favorite show is Severance, not The Bear."])],
-      holds=[("favorite_show", "Severance")], stale=[("favorite_show", "The Bear")]),
+      holds=[("favorite_show", "Severance")], stale=[("favorite_show", "Bear")]),
     S("ret-globex", "retractions", [
         ("2024-01-01", ["I work at Globex."]),
         ("2024-01-02", ["That's wrong, I don't work at Globex, I work at Soylent."])],

@@ -23,7 +23,12 @@ def test_slot_keys():
     assert slot_key("user", "lives_in", "Denver", "hypothetical") is None
     assert slot_key("user", "likes", "Spicy food", "asserted") == "user|stance|spicy food"
     assert slot_key("user", "reduces", "spicy food", "asserted") == "user|stance|spicy food"
-    assert slot_key("user", "went_to", "the dentist", "asserted") is None
+    assert slot_key("user", "met", "the dentist", "asserted") is None  # events compete with nothing
+    # a plan and its outcomes share the slot of what they are about
+    assert slot_key("user", "plans", "visit Japan in October", "planned") == "user|plan|japan"
+    assert slot_key("user", "returned_from", "Japan", "asserted") == "user|plan|japan"
+    assert slot_key("user", "cancelled", "the Lisbon trip", "asserted") == "user|plan|lisbon"
+    assert slot_key("user", "plans", "repaint the kitchen", "planned") == "user|plan|kitchen"
     assert slot_key("user", "owns_count:cat", "2", "asserted") == "user|owns_count:cat"
     assert slot_key("user", "favorite_restaurant", "Canlis", "asserted") == \
         "user|favorite_restaurant"
