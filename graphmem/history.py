@@ -8,7 +8,7 @@ from typing import Any
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
-from .knowledge import decisions_known_at
+from .knowledge import cutoff, decisions_known_at
 
 
 def _native(value: Any) -> Any:
@@ -47,7 +47,7 @@ def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                 question_date: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
     """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
     `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
-    known_at = _aware(question_date) if as_of is None else None
+    known_at = cutoff(question_date) if question_date is not None and as_of is None else None
     rows = [_native(r) for r in graph.read(
         "facts_as_of", user_id=user_id, as_of=_aware(as_of), predicate=predicate,
         history=history or known_at is not None, known_at=known_at, limit=limit)]
@@ -62,7 +62,7 @@ def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
              until: datetime | None = None, question_date: datetime | None = None,
              limit: int = 1000) -> list[dict[str, Any]]:
     """The ordered history of facts; with a `question_date`, as memory knew it that day."""
-    known_at = _aware(question_date)
+    known_at = cutoff(question_date) if question_date is not None else None
     rows = [_native(r) for r in graph.read(
         "timeline", user_id=user_id, entity=normalise_name(entity) if entity else None,
         predicate=predicate, since=_aware(since), until=_aware(until), known_at=known_at,

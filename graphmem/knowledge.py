@@ -15,6 +15,13 @@ def aware(value: datetime) -> datetime:
     return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
 
 
+def cutoff(question_date: datetime) -> datetime:
+    """The last moment known on a question date: the end of its day (UTC), so a session held
+    later that same day counts as said ("2024-05-01" knows all of 1 May)."""
+    d = aware(question_date)
+    return d.replace(hour=23, minute=59, second=59, microsecond=999999)
+
+
 def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
                        known_at: datetime) -> dict[str, FactDecision]:
     """Fact id → status and interval as decided from the facts mentioned by `known_at`; facts
@@ -25,7 +32,7 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     by_slot: dict[str, list] = {}
     for row in graph.read("currency_slot_facts", user_id=user_id,
                           slots=companion_slots(wanted), anchors=sorted(set(TIED_TO.values())),
-                          known_at=aware(known_at)):
+                          known_at=known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     return {d.id: d for d in decide_slots(by_slot).facts}
 

@@ -43,6 +43,9 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
         return []
     if verb == "got into" and not (value[:1].isupper() or type_of(value) == "activity"):
         return []
+    head = habits.object_words(value)
+    if family == "stop" and head and singular(head[-1]) in L.POSSESSIONS:
+        return []  # "gave up our apartment": a home or a thing given up, not a habit
     if first == "using" and len(value) > 6:
         used = clean(value[6:])
         if vague(used):
@@ -89,7 +92,7 @@ def avoid(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if modality == "negated":
         return []
     os, oe, se, time = object_span(s, m, max_words=5)
-    value = clean(s.text[os:oe])
+    value = " ".join(habits.object_words(clean(s.text[os:oe])))
     if vague(value) or P.PRONOUN_START.match(value):
         return []
     found = habits.activity(value) if habits.base_verb(value.split()[0]) else None

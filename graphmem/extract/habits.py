@@ -60,7 +60,8 @@ def base_verb(word: str) -> str | None:
     return None
 
 
-def _object_words(phrase: str) -> list[str]:
+def object_words(phrase: str) -> list[str]:
+    """The object's words, without articles, up to a preposition, number or adverb."""
     words = []
     for w in re.findall(r"[A-Za-z][\w'’-]*", phrase):
         low = w.lower()
@@ -84,15 +85,15 @@ def activity(phrase: str) -> tuple[str, str] | None:
                                                    *L.CONSUME_VERBS) else None)
     rest = phrase[phrase.lower().find(first) + len(first):]
     if verb in L.CONSUME_VERBS:
-        obj = _object_words(rest)
+        obj = object_words(rest)
         return ("consumes", " ".join(obj)) if obj else None
     if verb in L.LIGHT_VERBS:
-        obj = _object_words(re.sub(r"^\s*(?:to|out|for)\b", "", rest, flags=re.I))
+        obj = object_words(re.sub(r"^\s*(?:to|out|for)\b", "", rest, flags=re.I))
         return (f"does:{slug(' '.join(obj))}", " ".join(obj)) if obj else None
     if verb in L.ACTIVITY_VERBS:
         g = gerund(verb)
         return f"does:{g}", g
-    obj = _object_words(phrase)
+    obj = object_words(phrase)
     if not obj:
         return None
     value = " ".join(obj)

@@ -34,7 +34,7 @@ FAMILY_COUNT = {"kid": "child", "child": "child", "son": "son", "daughter": "dau
 # Nouns after "I have N …" that are not possessions (time, abstractions, conversation).
 NOT_POSSESSED = frozenset(
     "second minute hour day night week weekend month year time thing question idea option way "
-    "reason point step issue problem concern tip suggestion favorite more less left other few "
+    "reason point step issue problem concern tip suggestion favorite more less fewer left other few "
     "lot bit of hundred thousand million percent dollar buck mile kilometer pound kg".split())
 # Nouns a count of which is an achievement ("I've run five marathons").
 IRREGULAR_PLURALS = {"children": "child", "people": "person", "mice": "mouse", "geese": "goose",
@@ -220,6 +220,8 @@ _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|resi
        "am based in|am located in|live over in")
 _verbs("live_past", "lived_in", "lived in|resided in|been living in")
 _verbs("move", "lives_in", "moved to|moved back to|relocated to|moved over to|moved out to|"
+       "relocated up to|relocated down to|relocated back to|relocated out to|moved up to|"
+       "moved down to|moved across to|moved away to|"
        "moved from|relocated from|moved here from")
 _verbs("from", "from", "am from|am originally from|come from|comes from|came here from")
 _verbs("move", "lives_in", "moved into|moved in to")

@@ -22,14 +22,15 @@ JOB_NEW = re.compile(
     r"to|signed\s+(?:on\s+)?with|went\s+to\s+work\s+(?:at|for)|landed\s+at)\s+", re.IGNORECASE)
 _PLACE_NOUN = r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|loft|cottage)"
 LIVES = re.compile(
-    r"\b(?:I|we)(?:" + AP + r"(?:m|re|ve)|\s+(?:am|are|have))?(?:\s+(?:now|finally|just|all|"
-    r"currently))*\s+(?:(?:renting|subletting|leasing|rented|leased|sublet)\s+(?:(?:a|an|the|"
-    r"our|my)\s+(?:\w+\s+)?" + _PLACE_NOUN + r"\s+)?in|settled\s+in|settling\s+in|"
-    r"(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|now\s+call)\s+(?=[A-Z])|"
-    r"\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+is\s+(?:in\s+)?(?=[A-Z])|"
+    r"(?i:\b(?:renting|subletting|leasing|rented|leased|sublet)\s+(?:(?:a|an|the|our|my)\s+"
+    r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+)?in|" r"\bsettled\s+in|\bsettling\s+in|"
+    r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
+    r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+is\s+(?:in\s+)?)(?=[A-Z])|"
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
-    r"\b(?:I|we)(?:" + AP + r"ve|\s+have)?(?:\s+(?:just|finally))*\s+(?:bought|closed\s+on)\s+"
-    r"(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN + r"\s+in\s+(?=[A-Z][^.;!?]*\bmoved\s+in\b)")
+    r"(?i:\b(?:bought|closed\s+on)\s+(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN +
+    r"\s+in\s+)(?=[A-Z][^.;!?]*\bmoved\s+in\b)")
+_SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
+                       r"(?=\s+(?:is|are|was|were|has|have|'s)\b)", re.IGNORECASE)
 LEFT_HOME = re.compile(
     r"\b(?:I|we)" + _AUX + r"\s+(?:sold|gave\s+up|moved\s+out\s+of|left)\s+(?:the|our|my)\s+"
     r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+in\s+(?=[A-Z])|\b(?:my|our)\s+(?=[A-Z][\w'’.-]*(?:\s+"
@@ -88,6 +89,14 @@ def job_changes(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+def _said_of_user(text: str, m: re.Match[str]) -> bool:
+    """The clause is about the user: "we … are renting in X", not "my sister is renting"."""
+    if re.match(r"(?i:my|our|home|I|we)\b", m.group(0)):
+        return True
+    subjects = list(_SUBJECTS.finditer(text, 0, m.start()))
+    return bool(subjects) and subjects[-1].group(0).lower() in ("i", "we")
+
+
 def homes(s: Sentence) -> list[FactCandidate]:
     """Where the user lives, said indirectly: renting / settled / "our new place is in" / "home
     is"; and the home given up ("sold the house in Portland")."""
@@ -95,7 +104,7 @@ def homes(s: Sentence) -> list[FactCandidate]:
     out: list[FactCandidate | None] = []
     for rx, modality in ((LIVES, "asserted"), (LEFT_HOME, "negated")):
         for m in rx.finditer(text):
-            if s.hedged(m.start()):
+            if s.hedged(m.start()) or not _said_of_user(text, m):
                 continue
             pm = P.PROPER.match(text, m.end())
             if not pm:

@@ -11,7 +11,7 @@ from ..currency import utc_native
 from ..db import Graph
 from ..embed import Embedder
 from ..errors import InputError
-from ..knowledge import aware, decisions_known_at, known
+from ..knowledge import cutoff, decisions_known_at, known
 from ..models import Evidence
 from .config import PRESETS, RetrievalConfig, preset
 from .fusion import accumulate, fuse
@@ -50,7 +50,7 @@ class Retriever:
         t0 = time.perf_counter()
         q = analyse(query, question_date)
         if question_date is not None and as_of is None:  # the question date is "now": a cutoff
-            q.known_at = aware(question_date)
+            q.known_at = cutoff(question_date)
         if cfg.in_process_bm25:
             ranking = self._inprocess.rank(user_id, query)
             timings["total"] = (time.perf_counter() - t0) * 1000

@@ -138,6 +138,8 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
             s[1] == "active" and _asked(s[0], slots) for s in r.get("slot_states") or [])
 
     last = max((i for i, r in enumerate(rows) if current(r)), default=-1)
+    if last < 0:
+        return rows
     moved = [r for r in rows[:last] if r.get("status") == "stale" and not current(r)]
     if not moved:
         return rows
