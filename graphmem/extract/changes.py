@@ -44,7 +44,7 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if verb == "got into" and not (value[:1].isupper() or type_of(value) == "activity"):
         return []
     head = habits.object_words(value)
-    if family == "stop" and head and singular(head[-1]) in L.POSSESSIONS:
+    if family == "stop" and head and singular(head[-1]) in L.HOMES:
         return []  # "gave up our apartment": a home or a thing given up, not a habit
     if first == "using" and len(value) > 6:
         used = clean(value[6:])

@@ -28,6 +28,7 @@ laptop computer pc phone smartphone iphone ipad tablet kindle camera tv televisi
 keyboard violin drum drums garden pool backyard watch smartwatch printer console drone grill
 treadmill vacuum fridge dishwasher headphones subscription membership tesla prius jeep rv
 """.split())
+HOMES = frozenset("house home apartment condo flat cabin place room studio lease townhouse".split())
 FAMILY_COUNT = {"kid": "child", "child": "child", "son": "son", "daughter": "daughter",
                 "sibling": "sibling", "brother": "brother", "sister": "sister",
                 "grandchild": "grandchild", "grandkid": "grandchild", "twin": "twin"}
