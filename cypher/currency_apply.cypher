@@ -2,8 +2,7 @@
 // that the same decider drew before (they are re-drawn by currency_link). A fact that an
 // LLM-decided edge marks as replaced stays closed at that edge's time (see currency_overlay).
 UNWIND $facts AS row
-MATCH (f:FactEvent {id: row.id})
-WHERE f.user_id = $user_id
+MATCH (f:FactEvent {id: row.id, user_id: $user_id})
 OPTIONAL MATCH (:FactEvent)-[j:SUPERSEDES|UPDATES|CONTRADICTS]->(f)
 WHERE j.decided_by STARTS WITH 'llm:'
 WITH f, row, min(j.at) AS closed

@@ -9,7 +9,7 @@ CALL (row) {
   ORDER BY c.mentioned_at DESC LIMIT $per_way
   UNION
   UNWIND row.entity_ids AS entity_id
-  MATCH (c:FactEvent)-[:HAS_ROLE]->(:Entity {id: entity_id})
+  MATCH (c:FactEvent)-[:HAS_ROLE]->(:Entity {id: entity_id, user_id: $user_id})
   WHERE c.user_id = $user_id AND c.modality IN $modalities
   RETURN c, 1.0 AS score
   ORDER BY c.mentioned_at DESC LIMIT $per_way

@@ -1,8 +1,8 @@
 // Close the facts that an LLM-decided edge marks as replaced: status superseded, valid_until at
 // the earliest such edge. Runs after the slot rules re-decide a slot, so both deciders agree.
 UNWIND $ids AS id
-MATCH (f:FactEvent {id: id})
-WHERE f.user_id = $user_id AND f.status <> 'invalid'
+MATCH (f:FactEvent {id: id, user_id: $user_id})
+WHERE f.status <> 'invalid'
 MATCH (:FactEvent)-[r:SUPERSEDES|UPDATES|CONTRADICTS]->(f)
 WHERE r.decided_by STARTS WITH 'llm:'
 WITH f, min(r.at) AS closed

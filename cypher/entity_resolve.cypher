@@ -2,7 +2,7 @@
 // the user's existing entity of the same type whose name embedding is closest, when the cosine
 // reaches $min_cosine ("NYC" → "New York City"). Scores are on Neo4j's (1 + cosine) / 2 scale.
 UNWIND $entities AS row
-OPTIONAL MATCH (same:Entity {id: row.id})
+OPTIONAL MATCH (same:Entity {id: row.id, user_id: $user_id})
 WITH row, same
 WHERE same IS NULL AND row.embedding IS NOT NULL
 MATCH (e:Entity {user_id: $user_id})

@@ -1,7 +1,7 @@
 // Entities resolved per user by normalised name; surface forms accumulate as aliases.
 UNWIND $entities AS row
-MERGE (e:Entity {id: row.id})
-  ON CREATE SET e.user_id = $user_id, e.name = row.name, e.norm_name = row.norm_name,
+MERGE (e:Entity {id: row.id, user_id: $user_id})
+  ON CREATE SET e.name = row.name, e.norm_name = row.norm_name,
                 e.type = row.type, e.aliases = [], e.first_seen = row.mentioned_at
 WITH e, row
 SET e.aliases = CASE WHEN row.name IN e.aliases THEN e.aliases ELSE e.aliases + row.name END,

@@ -1,8 +1,7 @@
 // FactEvents with their DERIVED_FROM edges; a fact is only written together with its pieces.
 UNWIND $facts AS row
-MERGE (f:FactEvent {id: row.id})
-SET f.user_id = $user_id,
-    f.session_id = $session_id,
+MERGE (f:FactEvent {id: row.id, user_id: $user_id})
+SET f.session_id = $session_id,
     f.turn_id = row.turn_id,
     f.turn_idx = row.turn_idx,
     f.span_start = row.span_start,
@@ -26,5 +25,5 @@ SET f.user_id = $user_id,
     f.embedding = row.embedding
 WITH f, row
 UNWIND row.piece_ids AS piece_id
-MATCH (p:MessagePiece {id: piece_id})
+MATCH (p:MessagePiece {id: piece_id, user_id: $user_id})
 MERGE (f)-[:DERIVED_FROM]->(p)

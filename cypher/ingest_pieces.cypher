@@ -1,9 +1,8 @@
 // MessagePieces: spans of a turn with character offsets into it.
 UNWIND $pieces AS row
-MATCH (t:Turn {id: row.turn_id})
-MERGE (p:MessagePiece {id: row.id})
-SET p.user_id = $user_id,
-    p.turn_id = row.turn_id,
+MATCH (t:Turn {id: row.turn_id, user_id: $user_id})
+MERGE (p:MessagePiece {id: row.id, user_id: $user_id})
+SET p.turn_id = row.turn_id,
     p.session_id = $session_id,
     p.start = row.start,
     p.end = row.end,

@@ -1,8 +1,8 @@
 // The user and the session; one call per session, inside the session's transaction.
 MERGE (u:User {id: $user_id})
   ON CREATE SET u.user_id = $user_id, u.created_at = datetime()
-MERGE (s:Session {id: $session.id})
-SET s.user_id = $user_id,
+MERGE (s:Session {id: $session.id, user_id: $user_id})
+SET
     s.source_id = $session.source_id,
     s.started_at = $session.started_at,
     s.turn_count = $session.turn_count,

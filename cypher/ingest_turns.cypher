@@ -1,9 +1,8 @@
 // Verbatim turns of one session.
-MATCH (s:Session {id: $session_id})
+MATCH (s:Session {id: $session_id, user_id: $user_id})
 UNWIND $turns AS row
-MERGE (t:Turn {id: row.id})
-SET t.user_id = $user_id,
-    t.session_id = $session_id,
+MERGE (t:Turn {id: row.id, user_id: $user_id})
+SET t.session_id = $session_id,
     t.session_source_id = s.source_id,
     t.source_id = row.source_id,
     t.idx = row.idx,

@@ -2,89 +2,93 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
 from .knowledge import cutoff, decisions_known_at
+from .store import reads as store
+from .store.nodes import FactEvent
 
 
-def _native(value: Any) -> Any:
-    if hasattr(value, "to_native"):
-        return value.to_native()
-    if isinstance(value, dict):
-        return {k: _native(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_native(v) for v in value]
-    return value
+def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
+                  predicate: str | None = None, history: bool = False,
+                  question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+    """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
+    `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
+    known_at = cutoff(question_date) if question_date is not None and as_of is None else None
+    facts = store.facts_as_of(graph, user_id, as_of, predicate=predicate,
+                              history=history or known_at is not None, limit=limit,
+                              known_at=known_at)
+    if known_at is None:
+        return facts
+    facts = as_known_at(graph, user_id, facts, known_at)
+    return facts if history else [f for f in facts if f.status == "active"]
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    """A fixed-offset UTC datetime (how every stored time is written)."""
-    if value is None:
-        return None
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+def fact_timeline(graph: Graph, user_id: str, *, entity: str | None = None,
+                  predicate: str | None = None, since: datetime | None = None,
+                  until: datetime | None = None, question_date: datetime | None = None,
+                  limit: int = 1000) -> list[FactEvent]:
+    """The ordered history of facts (about one entity / predicate / period), with their changes;
+    with a `question_date`, as memory knew it that day."""
+    known_at = cutoff(question_date) if question_date is not None else None
+    facts = store.timeline(graph, user_id, entity_norm=normalise_name(entity) if entity else None,
+                           predicate=predicate, since=since, until=until, limit=limit,
+                           known_at=known_at)
+    if known_at is None:
+        return facts
+    facts = as_known_at(graph, user_id, facts, known_at)
+    seen = {f.id for f in facts}
+    for f in facts:  # changes drawn by facts it did not know yet are not shown
+        f.changes = [c for c in f.changes if c.id in seen]
+    return facts
 
 
-def as_known_at(graph: Graph, user_id: str, rows: list[dict[str, Any]],
-                known_at: datetime) -> list[dict[str, Any]]:
-    """The rows (facts mentioned by `known_at`) with the status, interval and quantity their
-    slots had on that date."""
-    decided = decisions_known_at(graph, user_id, (r.get("slot") for r in rows), known_at)
-    for r in rows:
-        d = decided.get(r["id"])
+def as_known_at(graph: Graph, user_id: str, facts: list[FactEvent],
+                known_at: datetime) -> list[FactEvent]:
+    """The facts (mentioned by `known_at`) with the status, interval and quantity their slots had
+    on that date."""
+    decided = decisions_known_at(graph, user_id, (f.slot for f in facts), known_at)
+    for f in facts:
+        d = decided.get(f.id)
         if d is not None:
-            r.update(status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
+            f.status, f.valid_from, f.valid_until = d.status, d.valid_from, d.valid_until
             if d.quantity is not None:
-                r["quantity"] = d.quantity
-    return rows
+                f.quantity = d.quantity
+    return facts
 
 
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                 predicate: str | None = None, history: bool = False,
                 question_date: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
-    `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
-    known_at = cutoff(question_date) if question_date is not None and as_of is None else None
-    rows = [_native(r) for r in graph.read(
-        "facts_as_of", user_id=user_id, as_of=_aware(as_of), predicate=predicate,
-        history=history or known_at is not None, known_at=known_at, limit=limit)]
-    if known_at is None:
-        return rows
-    rows = as_known_at(graph, user_id, rows, known_at)
-    return rows if history else [r for r in rows if r["status"] == "active"]
+    """`current_facts` as JSON-ready dicts."""
+    return [f.to_dict() for f in current_facts(graph, user_id, as_of, predicate=predicate,
+                                               history=history, question_date=question_date,
+                                               limit=limit)]
 
 
 def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
              predicate: str | None = None, since: datetime | None = None,
              until: datetime | None = None, question_date: datetime | None = None,
              limit: int = 1000) -> list[dict[str, Any]]:
-    """The ordered history of facts; with a `question_date`, as memory knew it that day."""
-    known_at = cutoff(question_date) if question_date is not None else None
-    rows = [_native(r) for r in graph.read(
-        "timeline", user_id=user_id, entity=normalise_name(entity) if entity else None,
-        predicate=predicate, since=_aware(since), until=_aware(until), known_at=known_at,
-        limit=limit)]
-    if known_at is not None:
-        rows = as_known_at(graph, user_id, rows, known_at)
-        seen = {r["id"] for r in rows}
-        for r in rows:  # changes drawn by facts it did not know yet are not shown
-            r["changes"] = [c for c in r["changes"] if c["id"] in seen]
-    return rows
+    """`fact_timeline` as JSON-ready dicts."""
+    return [f.to_dict() for f in fact_timeline(graph, user_id, entity=entity, predicate=predicate,
+                                               since=since, until=until,
+                                               question_date=question_date, limit=limit)]
 
 
 def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
     """A memory card for a fact, piece, turn, session or entity of this user."""
-    found = graph.read("inspect_node", user_id=user_id, id=node_id,
-                       norm_name=normalise_name(node_id))
-    if not found:
+    found = store.find_node(graph, user_id, node_id, normalise_name(node_id))
+    if found is None:
         graph.require_user(user_id)
         raise InputError(f"user {user_id!r} has no fact, piece, turn, session or entity {node_id!r}")
-    label, nid = found[0]["label"], found[0]["id"]
+    label, nid = found
     if label == "FactEvent":
-        card = _native(graph.read("inspect_fact", user_id=user_id, id=nid)[0])
+        card = store.fact_card(graph, user_id, nid)
         for src in card["sources"]:
             text, s, e = src.pop("turn_text") or "", src["start"], src["end"]
             support = card["fact"].get("support") or ""
@@ -96,16 +100,16 @@ def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
         card["fact"].pop("embedding", None)
         return {"type": "fact", **card}
     if label == "Entity":
-        card = _native(graph.read("inspect_entity", user_id=user_id, id=nid)[0])
+        card = store.entity_card(graph, user_id, nid)
         card["entity"].pop("embedding", None)
         return {"type": "entity", **card}
     if label == "MessagePiece":
-        piece = _native(graph.read("piece_by_id", user_id=user_id, id=nid)[0])
-        turn = _native(graph.read("inspect_turn", user_id=user_id, id=piece["turn_id"])[0])
+        piece = store.piece(graph, user_id, nid)
+        turn = store.turn_card(graph, user_id, piece["turn_id"])
         turn["turn"].pop("embedding", None)
         return {"type": "piece", "piece": piece, **turn}
     if label == "Turn":
-        card = _native(graph.read("inspect_turn", user_id=user_id, id=nid)[0])
+        card = store.turn_card(graph, user_id, nid)
         card["turn"].pop("embedding", None)
         return {"type": "turn", **card}
     return {"type": label.lower(), "id": nid}

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from .currency import TIED_TO, FactDecision, companion_slots, decide_slots, slot_fact_from_row
 from .db import Graph
+from .store import currency as store
 
 
 def aware(value: datetime) -> datetime:
@@ -30,9 +31,8 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     if not wanted:
         return {}
     by_slot: dict[str, list] = {}
-    for row in graph.read("currency_slot_facts", user_id=user_id,
-                          slots=companion_slots(wanted), anchors=sorted(set(TIED_TO.values())),
-                          known_at=known_at):
+    for row in store.slot_facts_known_at(graph, user_id, companion_slots(wanted),
+                                         sorted(set(TIED_TO.values())), known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     return {d.id: d for d in decide_slots(by_slot).facts}
 

@@ -42,7 +42,22 @@ class Transcript:
 
 
 def stable_id(kind: str, *parts: object) -> str:
-    """A deterministic id: the same inputs always give the same id, so re-ingesting changes nothing."""
+    """A deterministic id: the same inputs always give the same id, so re-ingesting changes nothing.
+
+    Each part is hashed with its length in front (an unambiguous encoding), so no choice of user,
+    session or turn ids, whatever characters they contain, can make two different part lists —
+    two users' sessions, say — hash the same bytes."""
+    digest = hashlib.blake2b(digest_size=12, person=b"graphmem-id-v2")
+    for part in parts:
+        data = str(part).encode("utf-8", "surrogatepass")
+        digest.update(len(data).to_bytes(8, "big"))
+        digest.update(data)
+    return f"{kind}:{digest.hexdigest()}"
+
+
+def legacy_stable_id(kind: str, *parts: object) -> str:
+    """The ids of schema versions before 5 (parts joined by \\x1f, which ids may contain):
+    kept only so that migration 0005 can record each node's old id as `legacy_id`."""
     digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode(), digest_size=12)
     return f"{kind}:{digest.hexdigest()}"
 

@@ -67,6 +67,19 @@ def segment(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def extraction_window(text: str, limit: int) -> int:
+    """Where to stop reading a long turn: the last sentence end within `limit` characters, else
+    the last space, so that no piece (and no fact) is built from a word cut in two."""
+    if len(text) <= limit:
+        return len(text)
+    ends = [e for _s, e in _sentence_spans(text[: limit + 1]) if e <= limit]
+    best = max((e for e in ends[:-1] if e > limit // 2), default=0)  # the last span is cut
+    if best:
+        return best
+    space = max(text.rfind(" ", 0, limit + 1), text.rfind("\n", 0, limit + 1))
+    return space if space > 0 else 0
+
+
 def pieces_of_turn(user_id: str, turn_id: str, text: str) -> list[MessagePiece]:
     """MessagePieces with ids stable across runs (derived from user, turn and offsets)."""
     return [

@@ -75,6 +75,15 @@ def user_id(neo4j_graph: Graph) -> Iterator[str]:
     neo4j_graph.forget_user(uid)
 
 
+@pytest.fixture(autouse=True)
+def _no_cross_user_edges(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After every test that used the database: no edge joins two users' nodes."""
+    yield
+    if "neo4j_graph" in request.fixturenames:
+        graph = request.getfixturevalue("neo4j_graph")
+        assert graph.cross_user_edges() == 0, "an edge joins two users' nodes"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if "/integration/" in str(item.fspath):

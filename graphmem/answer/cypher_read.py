@@ -1,16 +1,27 @@
 """`cypher_read`: a planner-written Cypher query, run only if it can read nothing but this user's
 own subgraph and can write nothing.
 
-Four locks, each enough to stop a write on its own, and a scope check:
-1. the statement text (comments and string literals removed) may not contain a clause or
-   keyword that writes, calls procedures, loads files, switches database or administers;
+Locks, each enough to stop a write on its own, and a scope proof over the whole plan:
+1. text: the statement is tokenised in one pass (strings, backticked names and comments found in
+   order, so none can hide another); outside them it may hold only ASCII, no escapes, no clause or
+   keyword that writes, calls procedures, loads files, switches database or administers, no
+   subquery expression (`COLLECT {`, `COUNT {`, `EXISTS {`) and no function of a namespace that can
+   run queries of its own (apoc., db., dbms., gds.);
 2. the server's own EXPLAIN must classify it as read-only (query type "r");
-3. it runs in a READ-access transaction, with a time limit, and at most `max_rows` rows are read;
-4. scope: every operator of the EXPLAIN plan that starts reading the graph (a scan or seek) must
-   be anchored on `user_id = $user_id` — in the seek itself or in a filter right above it — and
-   `$user_id` is always set by graphmem, never by the caller. Users' subgraphs share no
-   relationship, so whatever is reached by expanding from an anchored node is the user's too.
-   Returned nodes are checked once more.
+3. plan: every operator of the EXPLAIN plan, nested ones included, must be one the checker knows
+   (an allow-list; anything else is refused), no operator may carry a nested query inside an
+   expression, and every operator that starts reading the graph (a node scan or seek, or a
+   relationship scan) must be anchored: a positive equality `user_id = $user_id` in the seek
+   itself, or `var.user_id = $user_id` as one AND-ed conjunct of a filter above it — never under
+   NOT, OR, XOR or a comparison with a boolean — as the first conjunct of the first filter above
+   it, on the leaf's own variable or on a node reached from it by the plain expansions in
+   between (nothing evaluated on the rows before the anchor: no projection, predicate, join,
+   aggregation or unwind, whose run-time errors could tell what another user's row holds).
+   Users' subgraphs share no edge (the tests count them), so whatever is connected to an
+   anchored node is the user's too;
+4. it runs in a READ-access transaction, with a time limit, at most `max_rows` rows are read,
+   `$user_id` is always set by graphmem, never by the caller, returned nodes are checked once
+   more, and a run-time error is reported by its code only (its message may quote data).
 """
 
 from __future__ import annotations
@@ -29,21 +40,91 @@ from ..db import Graph
 from ..errors import GraphmemError
 
 MAX_QUERY_CHARS = 4000
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
-_STRING = re.compile(r"'(?:\\.|[^'\\])*'|\"(?:\\.|[^\"\\])*\"")
 _FORBIDDEN = re.compile(
     r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD|CALL|FOREACH|USE|GRANT|DENY|REVOKE|"
-    r"ALTER|RENAME|START|STOP|TERMINATE|SHOW|EXPLAIN|PROFILE|FINISH|INSERT|ENABLE|DISABLE)\b",
+    r"ALTER|RENAME|START|STOP|TERMINATE|SHOW|EXPLAIN|PROFILE|FINISH|INSERT|ENABLE|DISABLE|"
+    r"CYPHER|PERIODIC|TRANSACTIONS|LET|FILTER|SEARCH|YIELD)\b",
     re.IGNORECASE)
+_SUBQUERY = re.compile(r"\b(COLLECT|COUNT|EXISTS)\s*\{", re.IGNORECASE)
 # Functions of these namespaces can run queries of their own (apoc.cypher.run…), unseen by the
 # plan check, or reach the database's administration.
 _NAMESPACES = re.compile(r"\b(apoc|gds|db|dbms|genai|graph)\s*\.\s*\w", re.IGNORECASE)
-_READS_GRAPH = re.compile(r"Scan|Seek|CountStore|ById|ByElementId", re.IGNORECASE)
-_ANCHOR = re.compile(r"(?:^|\s|\()(?:`?\w+`?\.)?user_id\s*=\s*\$user_id\b")
+_NESTED = re.compile(r"\b(MATCH|COLLECT\s*\{|COUNT\s*\{|EXISTS\s*\{|CALL)\b|NestedPlan",
+                     re.IGNORECASE)
+
+# Operators that read nothing by themselves: they transform rows, or expand along edges from
+# nodes that earlier operators bound.
+_ALLOWED = frozenset("""
+ProduceResults Projection Filter CacheProperties Argument Limit Skip ExhaustiveLimit Sort PartialSort
+Top PartialTop Distinct OrderedDistinct EagerAggregation OrderedAggregation Aggregation Unwind Union
+OrderedUnion Apply SemiApply AntiSemiApply LetSemiApply LetAntiSemiApply SelectOrSemiApply
+SelectOrAntiSemiApply LetSelectOrSemiApply LetSelectOrAntiSemiApply RollUpApply ConditionalApply
+AntiConditionalApply CartesianProduct NodeHashJoin ValueHashJoin NodeLeftOuterHashJoin
+NodeRightOuterHashJoin Optional Anti Eager EmptyResult NullifyMetadata ProjectEndpoints
+Expand(All) Expand(Into) OptionalExpand(All) OptionalExpand(Into) VarLengthExpand(All)
+VarLengthExpand(Into) VarLengthExpand(Pruning) VarLengthExpand(Pruning,BFS)
+VarLengthExpand(Pruning,BFS,All) BFSPruningVarExpand
+ShortestPath StatefulShortestPath(All) StatefulShortestPath(Into) Trail Repeat(Trail)
+""".split())
+# Operators that start reading the graph from nothing: each must be anchored on the user.
+_NODE_LEAVES = frozenset("""
+AllNodesScan NodeByLabelScan UnionNodeByLabelsScan IntersectionNodeByLabelsScan
+SubtractionNodeByLabelsScan NodeIndexScan NodeIndexSeek NodeUniqueIndexSeek NodeIndexSeekByRange
+NodeUniqueIndexSeekByRange NodeIndexContainsScan NodeIndexEndsWithScan NodeByIdSeek
+NodeByElementIdSeek
+""".split())
+_SEEKS = frozenset({"NodeIndexSeek", "NodeUniqueIndexSeek"})
+_REL_LEAVES = frozenset("""
+DirectedRelationshipTypeScan UndirectedRelationshipTypeScan DirectedAllRelationshipsScan
+UndirectedAllRelationshipsScan
+""".split())
+_IDENT = r"(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)"
+_NODE_VAR = re.compile(rf"^(?:(?:UNIQUE|RANGE|TEXT|POINT|BTREE|LOOKUP)\s+)*(?:INDEX\s+)?({_IDENT})"
+                       r"(?::[^\s(]+)?(?:\(([^)]*)\))?(?:\s+WHERE\s+(.*))?$", re.DOTALL)
+_REL_VAR = re.compile(rf"^\(({_IDENT})\)<?-\[{_IDENT}(?::[A-Za-z0-9_|`]+)?\]->?\(({_IDENT})\)$")
 
 
 class CypherRefused(GraphmemError):
     """The query was not run: it could write, or read outside the user's own subgraph."""
+
+
+def _bare(statement: str) -> str:
+    """The statement with string literals and backticked names replaced by placeholders and
+    comments by spaces, scanned left to right so that none can hide another."""
+    out: list[str] = []
+    i, n = 0, len(statement)
+    while i < n:
+        c = statement[i]
+        if c in "'\"":
+            j = i + 1
+            while j < n and statement[j] != c:
+                j += 2 if statement[j] == "\\" else 1
+            if j >= n:
+                raise CypherRefused("a string literal is not closed")
+            out.append("''")
+            i = j + 1
+        elif c == "`":
+            j = statement.find("`", i + 1)
+            while j != -1 and statement[j + 1:j + 2] == "`":  # `` escapes a backtick
+                j = statement.find("`", j + 2)
+            if j == -1:
+                raise CypherRefused("a `quoted name` is not closed")
+            out.append("`q`")
+            i = j + 1
+        elif statement.startswith("//", i):
+            j = statement.find("\n", i)
+            i = n if j == -1 else j
+            out.append(" ")
+        elif statement.startswith("/*", i):
+            j = statement.find("*/", i + 2)
+            if j == -1:
+                raise CypherRefused("a /* comment */ is not closed")
+            out.append(" ")
+            i = j + 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def check_text(statement: str) -> str:
@@ -52,11 +133,17 @@ def check_text(statement: str) -> str:
         raise CypherRefused("the query is empty")
     if len(statement) > MAX_QUERY_CHARS:
         raise CypherRefused(f"the query is longer than {MAX_QUERY_CHARS} characters")
-    bare = _STRING.sub("''", _COMMENT.sub(" ", statement))
+    bare = _bare(statement)
+    if not bare.isascii() or "\\" in bare:
+        raise CypherRefused("outside strings the query may hold only plain ASCII, no escapes")
     found = _FORBIDDEN.search(bare)
     if found:
         raise CypherRefused(f"{found.group(1).upper()} is not allowed: cypher_read runs read-only "
                             "MATCH / WITH / WHERE / RETURN queries")
+    sub = _SUBQUERY.search(bare)
+    if sub:
+        raise CypherRefused(f"{sub.group(1).upper()} {{...}} subqueries are not allowed in "
+                            "cypher_read; use MATCH and WITH")
     ns = _NAMESPACES.search(bare)
     if ns:
         raise CypherRefused(f"{ns.group(1)}.* functions are not allowed in cypher_read")
@@ -64,55 +151,178 @@ def check_text(statement: str) -> str:
         raise CypherRefused("one statement only")
     if "$user_id" not in bare:
         raise CypherRefused("anchor the query on this user: MATCH (x:Label {user_id: $user_id})")
-    return statement.strip().rstrip(";")
+    return statement.strip().rstrip(";").strip()
 
 
-def _leaves(op: dict[str, Any], path: tuple[dict[str, Any], ...] = ()
-            ) -> Iterator[tuple[dict[str, Any], tuple[dict[str, Any], ...]]]:
-    kids = op.get("children") or []
-    if not kids:
-        yield op, path
-    for kid in kids:
-        yield from _leaves(kid, (*path, op))
+# --- the plan -----------------------------------------------------------------------------------
+
+
+def _walk(op: dict[str, Any], path: tuple[dict[str, Any], ...] = ()
+          ) -> Iterator[tuple[dict[str, Any], tuple[dict[str, Any], ...]]]:
+    yield op, path
+    for kid in op.get("children") or []:
+        yield from _walk(kid, (*path, op))
+
+
+def _name(op: dict[str, Any]) -> str:
+    return str(op.get("operatorType", "")).split("@")[0]
 
 
 def _details(op: dict[str, Any]) -> str:
     return str((op.get("args") or {}).get("Details") or "")
 
 
-def _anchored(details: str) -> bool:
-    """Is `user_id = $user_id` one of the AND-ed conditions (not inside an OR)?"""
-    if " OR " in details.upper() or " XOR " in details.upper():
-        return False
-    return any(_ANCHOR.search(" " + part.strip()) for part in re.split(r"\bAND\b|,", details))
+def _scan(text: str) -> Iterator[tuple[int, str, int]]:
+    """(index, character, bracket depth after it) for each character outside quotes, then
+    (len(text), "", final depth) — the final depth is -1 when a quote is left open."""
+    depth, quote, i = 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        else:
+            if c in "'\"`":
+                quote = c
+            depth += (c in "([{") - (c in ")]}")
+            yield i, c, depth
+        i += 1
+    yield len(text), "", -1 if quote else depth
+
+
+def _split_top(text: str, sep: re.Pattern[str]) -> list[str] | None:
+    """`text` split at `sep` where it stands outside brackets and quotes; None if unbalanced."""
+    parts, start = [], 0
+    for i, c, depth in _scan(text):
+        if depth < 0 or (not c and depth):
+            return None
+        m = sep.match(text, i) if c and depth == 0 and i >= start and c not in ")]}" else None
+        if m:
+            parts.append(text[start:i])
+            start = m.end()
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+_AND = re.compile(r"\s+AND\s+", re.IGNORECASE)
+_COMMA = re.compile(r",\s*")
+
+
+def _closing(text: str, at: int) -> int:
+    """Index of the bracket closing the one at `at` (quotes skipped); -1 if none."""
+    return next((i for i, c, depth in _scan(text[at:]) if c and depth == 0), -1 - at) + at
+
+
+def _unwrap(text: str) -> str:
+    """`text` without parentheses that enclose all of it ("(a) AND (b)" keeps its own)."""
+    while text.startswith("(") and _closing(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def _conjuncts(condition: str) -> list[str]:
+    parts = _split_top(condition.strip(), _AND)
+    return [_unwrap(p) for p in parts] if parts else []
+
+
+def _anchors_var(condition: str, var: str) -> bool:
+    """Is `var.user_id = $user_id` one of the AND-ed conjuncts of the condition?"""
+    if "…" in condition or condition.rstrip().endswith("..."):
+        return False  # a shortened rendering cannot be judged
+    prop = rf"(?:cache\[{re.escape(var)}\.user_id\]|{re.escape(var)}\.user_id)"
+    anchor = re.compile(rf"^(?:{prop}\s*=\s*\$user_id|\$user_id\s*=\s*{prop})$")
+    return any(anchor.match(c) for c in _conjuncts(condition))
+
+
+# An expansion with nothing evaluated in it: `(a)-[r:T]->(b)`, `(a)-[r:T*1..3]-(b)`.
+_PLAIN_EXPAND = re.compile(
+    rf"^\(({_IDENT})\)<?-\[(?:{_IDENT})?(?::[A-Za-z0-9_|`]+)?(?:\*\d*(?:\.\.\d*)?)?\]->?"
+    rf"\(({_IDENT})\)$")
+_EXPANDS = frozenset({"Expand(All)", "Expand(Into)", "OptionalExpand(All)", "OptionalExpand(Into)",
+                      "VarLengthExpand(All)", "VarLengthExpand(Into)", "VarLengthExpand(Pruning)",
+                      "VarLengthExpand(Pruning,BFS)", "VarLengthExpand(Pruning,BFS,All)",
+                      "BFSPruningVarExpand"})
+
+
+def _anchored_above(path: tuple[dict[str, Any], ...], start: set[str]) -> bool:
+    """Walking up from a leaf, is the first filter met anchored — its first conjunct
+    `v.user_id = $user_id` on a node connected to the leaf's — with nothing evaluated on the
+    rows before it? Only property caching and plain expansions (no predicate, no projection, no
+    join, no aggregation) may stand in between: an expression evaluated on another user's row
+    could fail, and its error would tell what the row holds. Users' subgraphs share no edge, so
+    once a connected node is the user's, the leaf's nodes are the user's too."""
+    connected = set(start)
+    for parent in reversed(path):
+        name, details = _name(parent), _details(parent)
+        if name == "Filter":
+            first = (_conjuncts(details) or [""])[0]
+            return any(_anchors_var(first, var) for var in connected)
+        if name == "CacheProperties":
+            continue
+        if name not in _EXPANDS:
+            return False
+        m = _PLAIN_EXPAND.match(details.strip())
+        if not m:
+            return False
+        if (m.group(1) in connected or m.group(2) in connected) and "Into" not in name:
+            connected.update(m.groups())
+    return False
+
+
+def _check_node_leaf(name: str, details: str, path: tuple[dict[str, Any], ...]) -> None:
+    head = (_split_top(details, _COMMA) or [""])[0]  # after the first part: cached properties
+    m = _NODE_VAR.match(head.strip())
+    if not m:
+        raise CypherRefused(f"the plan reads nodes in a way the checker does not understand "
+                            f"({name}: {details[:120]})")
+    var, seek_where = m.group(1), m.group(3)
+    if name in _SEEKS and seek_where and any(
+            re.fullmatch(r"user_id\s*=\s*\$user_id", c) for c in _conjuncts(seek_where)):
+        return
+    if _anchored_above(path, {var}):
+        return
+    raise CypherRefused(
+        f"the plan reads nodes not anchored on this user ({name}: {details[:120]}); "
+        "start every MATCH from (x:Label {user_id: $user_id})")
+
+
+def _check_rel_leaf(name: str, details: str, path: tuple[dict[str, Any], ...]) -> None:
+    m = _REL_VAR.match(details.strip())
+    if m and _anchored_above(path, set(m.groups())):
+        return
+    raise CypherRefused(
+        f"the plan scans relationships not anchored on this user ({name}: {details[:120]}); "
+        "start every MATCH from (x:Label {user_id: $user_id})")
 
 
 def check_plan(plan: dict[str, Any]) -> None:
-    """Every graph-reading leaf of the plan is anchored on the user; else CypherRefused."""
-    for leaf, path in _leaves(plan):
-        name = str(leaf.get("operatorType", "")).split("@")[0]
-        if not _READS_GRAPH.search(name):
-            continue
-        if "CountStore" in name:
+    """Every operator is known and every graph-reading one is anchored; else CypherRefused."""
+    if not plan:
+        raise CypherRefused("the server returned no plan to check")
+    for op, path in _walk(plan):
+        name, details = _name(op), _details(op)
+        if _NESTED.search(details):
+            raise CypherRefused(f"the plan runs a nested query inside an expression ({name}); "
+                                "use MATCH and WITH instead of subqueries")
+        if name in _NODE_LEAVES:
+            _check_node_leaf(name, details, path)
+        elif name in _REL_LEAVES:
+            _check_rel_leaf(name, details, path)
+        elif "CountStore" in name:
             raise CypherRefused("counting a whole label counts every user: anchor the MATCH on "
                                 "{user_id: $user_id}")
-        ok = _anchored(_details(leaf))
-        for parent in reversed(path):  # the filters stacked right above the leaf
-            if ok or not str(parent.get("operatorType", "")).startswith("Filter"):
-                break
-            ok = _anchored(_details(parent))
-        if not ok:
-            raise CypherRefused(
-                f"the plan reads nodes not anchored on this user ({name}: {_details(leaf)[:120]}); "
-                "start every MATCH from (x:Label {user_id: $user_id})")
+        elif name not in _ALLOWED:
+            raise CypherRefused(f"the plan uses an operator cypher_read does not allow ({name})")
 
 
 def _plain(value: Any, user_id: str) -> Any:
     """A JSON-friendly copy of a result value; nodes of another user refuse the whole result."""
     if isinstance(value, Node):
         props = {k: _plain(v, user_id) for k, v in value.items() if k != "embedding"}
-        if "user_id" in props and props["user_id"] != user_id:
-            raise CypherRefused("the result holds another user's node")
+        if props.get("user_id") != user_id:
+            raise CypherRefused("the result holds a node that is not this user's")
         return {"labels": sorted(value.labels), **props}
     if isinstance(value, Relationship):
         return {"type": value.type, **{k: _plain(v, user_id) for k, v in value.items()}}
@@ -145,13 +355,16 @@ def cypher_read(graph: Graph, user_id: str, statement: str, params: dict[str, An
             raise CypherRefused(f"the server classifies the query as {summary.query_type!r}, "
                                 "not read-only")
         check_plan(summary.plan or {})
-        result = tx.run(text, values)
         rows, truncated = [], False
-        for record in result:
-            if len(rows) >= max_rows:
-                truncated = True
-                break
-            rows.append({k: _plain(v, user_id) for k, v in record.items()})
+        try:
+            for record in tx.run(text, values):
+                if len(rows) >= max_rows:
+                    truncated = True
+                    break
+                rows.append({k: _plain(v, user_id) for k, v in record.items()})
+        except Neo4jError as error:  # its message may quote the data it failed on: not returned
+            raise CypherRefused(f"the query failed while running ({error.code}); check types "
+                                "and conversions") from None
         return {"rows": rows, "truncated": truncated}
 
     try:

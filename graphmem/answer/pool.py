@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..currency import utc_native
-from ..db import Graph
 from ..knowledge import decisions_known_at, known
 from ..models import Evidence
+from ..store.time import utc_native
+
+if TYPE_CHECKING:
+    from .protocol import MemoryAccess
 
 
 def day(value: datetime | None) -> str:
@@ -53,10 +55,10 @@ class PoolTurn:
 
 
 class EvidencePool:
-    def __init__(self, graph: Graph, user_id: str, known_at: datetime | None = None):
+    def __init__(self, memory: MemoryAccess, user_id: str, known_at: datetime | None = None):
         """`known_at`: the question date; turns and facts mentioned later stay out of the pool,
         and facts carry the status they had on that date."""
-        self.graph = graph
+        self.memory = memory
         self.user_id = user_id
         self.known_at = known_at
         self.turns: dict[str, PoolTurn] = {}  # by stored turn id
@@ -77,8 +79,10 @@ class EvidencePool:
         decided: dict[str, Any] = {}
         if self.known_at is not None:
             rows = [r for r in rows if known(utc_native(r["mentioned_at"]), self.known_at)]
-            decided = decisions_known_at(self.graph, self.user_id, (
-                f.get("slot") for r in rows for f in r.get("facts") or []), self.known_at)
+            graph = getattr(self.memory, "graph", None)  # a local Memory: re-decide the slots
+            decided = decisions_known_at(graph, self.user_id, (
+                f.get("slot") for r in rows for f in r.get("facts") or []),
+                self.known_at) if graph is not None else {}
         for r in rows:
             if r["turn_id"] in self.turns:
                 added.append(self.turns[r["turn_id"]])
@@ -103,7 +107,7 @@ class EvidencePool:
     def add_turn_ids(self, turn_ids: list[str]) -> list[PoolTurn]:
         missing = [t for t in dict.fromkeys(turn_ids) if t and t not in self.turns]
         if missing:
-            rows = self.graph.read("answer_turns", user_id=self.user_id, turn_ids=missing)
+            rows = self.memory.turns(self.user_id, missing)
             by_id = {r["turn_id"]: r for r in rows}
             self.add_rows([by_id[t] for t in missing if t in by_id])
         return [self.turns[t] for t in dict.fromkeys(turn_ids) if t in self.turns]

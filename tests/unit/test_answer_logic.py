@@ -61,6 +61,77 @@ def test_check_plan_requires_every_graph_leaf_to_be_anchored():
             check_plan(plan)
 
 
+def test_check_plan_accepts_only_positive_anchors_on_the_scanned_variable():
+    scan = _op("NodeByLabelScan", "t:Turn")
+    for cond in ("NOT t.user_id = $user_id", "t.user_id <> $user_id",
+                 "(t.user_id = $user_id) = false", "t.user_id = $user_id XOR true",
+                 "t.user_id = $user_id OR true", "NOT (t.user_id = $user_id AND t.idx > 1)",
+                 "u.user_id = $user_id", "t.user_id = $user_id + $autostring_0",
+                 "t.user_id = $user_idx", "t.user_id = $user_id…",
+                 "t.idx > 1 AND t.user_id = $user_id"):  # the anchor must be evaluated first
+        with pytest.raises(CypherRefused):
+            check_plan(_op("ProduceResults", "t", [_op("Filter", cond, [scan])]))
+    for cond in ("t.user_id = $user_id", "(t.user_id = $user_id) AND t.idx > 1",
+                 "cache[t.user_id] = $user_id AND t:Turn", "$user_id = t.user_id"):
+        check_plan(_op("ProduceResults", "t", [_op("Filter", cond, [scan])]))
+
+
+def test_check_plan_follows_expansions_but_not_joins():
+    rel = _op("DirectedRelationshipTypeScan", "(a)-[r:HAS_TURN]->(t)")
+    expand = _op("Expand(All)", "(u)-[s:HAS_SESSION]->(a)", [rel])
+    check_plan(_op("ProduceResults", "t", [_op("Filter", "u.user_id = $user_id", [expand])]))
+    with pytest.raises(CypherRefused):  # u is not connected to the scanned relationship
+        check_plan(_op("ProduceResults", "t", [_op("Filter", "u.user_id = $user_id", [rel])]))
+    seek = _op("NodeIndexSeek", "RANGE INDEX u:User(user_id) WHERE user_id = $user_id")
+    product = _op("CartesianProduct", "", [seek, _op("NodeByLabelScan", "x:Turn")])
+    with pytest.raises(CypherRefused):
+        check_plan(_op("ProduceResults", "x", [_op("Filter", "u.user_id = $user_id", [product])]))
+    agg = _op("EagerAggregation", "collect(x) AS xs", [_op("NodeByLabelScan", "x:Turn")])
+    with pytest.raises(CypherRefused):
+        check_plan(_op("ProduceResults", "xs", [_op("Filter", "x.user_id = $user_id", [agg])]))
+
+
+def test_check_plan_refuses_anything_evaluated_before_the_anchor():
+    """Found by a hostile probe: a WITH that rebinds the anchored name to a map, and an
+    expression evaluated on other users' rows whose run-time error quotes them."""
+    scan = _op("NodeByLabelScan", "x:Turn")
+    rebind = _op("Projection", "x AS v, {user_id: $user_id} AS x", [scan])
+    convert = _op("Projection", "x, date(x.text) AS d", [scan])
+    lower = _op("Filter", "date(x.text) > $autostring_0", [scan])
+    guarded = _op("Expand(All)", "(x)-[r:NEXT WHERE date(r.at) > $d]->(y)", [scan])
+    for below in (rebind, convert, lower, guarded):
+        with pytest.raises(CypherRefused):
+            check_plan(_op("ProduceResults", "v", [_op("Filter", "x.user_id = $user_id "
+                                                              "AND y.user_id = $user_id", [below])]))
+
+
+def test_check_plan_refuses_nested_queries_and_unknown_operators():
+    seek = _op("NodeIndexSeek", "RANGE INDEX t:Turn(user_id) WHERE user_id = $user_id")
+    for details in ("COLLECT { MATCH (x:Turn) RETURN x.text } AS c",
+                    "CASE WHEN t.idx > 1 THEN COUNT { MATCH (z) WHERE z:Session } END AS c"):
+        with pytest.raises(CypherRefused):
+            check_plan(_op("ProduceResults", "c", [_op("Projection", details, [seek])]))
+    for name in ("ProcedureCall", "LoadCSV", "Create", "SetProperty", "SomethingNew"):
+        with pytest.raises(CypherRefused):
+            check_plan(_op("ProduceResults", "t", [_op(name, "", [seek])]))
+    with pytest.raises(CypherRefused):
+        check_plan({})
+
+
+@pytest.mark.parametrize("statement", [
+    "MATCH (t:Turn {user_id: $user_id}) WHERE t.text <> '//' CALL db.labels() YIELD l RETURN l",
+    "MATCH (t:Turn {user_id: $user_id}) \\u0043REATE (:X)",
+    "MATCH (t:Turn {user_id: $user_id}) \uff23REATE (:X)",
+    "MATCH (t:Turn {user_id: $user_id}) RETURN COLLECT { MATCH (x) RETURN x } AS c",
+    "MATCH (t:Turn {user_id: $user_id}) RETURN count  { (x:Turn) } AS c",
+    "MATCH (t:Turn {user_id: $user_id}) WHERE t.text = 'open",
+    "MATCH (t:Turn) RETURN t.text /* $user_id */",
+])
+def test_check_text_tokenises_before_judging(statement):
+    with pytest.raises(CypherRefused):
+        check_text(statement)
+
+
 def test_compute_is_exact():
     assert arithmetic("(3 + 4) * 2 / 7") == 2
     assert date_diff("2023/05/20 (Sat) 10:18", "2023-06-28", "days")["value"] == 39

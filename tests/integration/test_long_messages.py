@@ -1,0 +1,31 @@
+"""A very long message: extraction stops on a sentence boundary, so no fact is built from a word
+cut in two, and every fact still stands on words that occur in the turn."""
+
+from __future__ import annotations
+
+from graphmem.ingest import MAX_EXTRACT_CHARS
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from tests.helpers import FakeVectors, dt
+
+
+def test_a_5_mb_message_builds_no_fact_from_a_cut_word(graph, user_id):
+    sentence = "I live in Denver. "
+    # chosen so that a plain cut at MAX_EXTRACT_CHARS lands inside "Denver"
+    body = sentence * (5_000_000 // len(sentence))
+    text = next(t for t in ("Hi" + "!" * k + " " + body for k in range(len(sentence)))
+                if t[:MAX_EXTRACT_CHARS].endswith("Denve"))
+    memory = Memory(graph, embedder=FakeVectors())
+    memory.ingest([Transcript(user_id, [SessionRecord("s1", dt(2024, 1, 10), [
+        TurnRecord("user", text), TurnRecord("assistant", "Noted.")])])])
+    facts = graph.read("facts_as_of", user_id=user_id, as_of=None, predicate=None,
+                       history=True, limit=100_000)
+    values = {f["value"] for f in facts if f["predicate"] == "lives_in"}
+    assert values == {"Denver"}, values
+    with graph.session() as s:
+        bad = s.run("MATCH (f:FactEvent {user_id: $u})-[:DERIVED_FROM]->(p)<-[:HAS_PIECE]-(t) "
+                    "WHERE NOT t.text CONTAINS f.support OR NOT p.text CONTAINS f.support "
+                    "RETURN count(f) AS n", u=user_id).single()["n"]
+        contradictions = s.run("MATCH (:FactEvent {user_id: $u})-[r:CONTRADICTS]->() "
+                               "RETURN count(r) AS n", u=user_id).single()["n"]
+    assert bad == 0 and contradictions == 0
