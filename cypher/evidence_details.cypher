@@ -1,5 +1,6 @@
 // Everything the fusion and the caller need about candidate evidence, for one user only.
-// $slot_states: also list each turn's / piece's slot facts (present-tense slot questions).
+// $slot_states: also list each turn's / piece's slot facts [predicate, status, id, slot,
+// mentioned_at] (present-tense slot questions, and searches with a question-date cutoff).
 CALL () {
   UNWIND $turn_ids AS id
   MATCH (t:Turn {id: id}) WHERE t.user_id = $user_id
@@ -12,7 +13,7 @@ CALL () {
                  WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts,
          CASE WHEN $slot_states THEN
            [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
-            | [f.predicate, f.status]] END AS slot_states
+            | [f.predicate, f.status, f.id, f.slot, f.mentioned_at]] END AS slot_states, null AS slot, null AS predicate
   UNION ALL
   UNWIND $piece_ids AS id
   MATCH (p:MessagePiece {id: id})<-[:HAS_PIECE]-(t:Turn) WHERE p.user_id = $user_id
@@ -25,7 +26,7 @@ CALL () {
                  WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts,
          CASE WHEN $slot_states THEN
            [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
-            | [f.predicate, f.status]] END AS slot_states
+            | [f.predicate, f.status, f.id, f.slot, f.mentioned_at]] END AS slot_states, null AS slot, null AS predicate
   UNION ALL
   UNWIND $fact_ids AS id
   MATCH (f:FactEvent {id: id})-[:DERIVED_FROM]->(:MessagePiece)<-[:HAS_PIECE]-(t:Turn)
@@ -35,8 +36,9 @@ CALL () {
          ts[0].session_source_id AS session_source_id, [t IN ts | t.source_id] AS source_turn_ids,
          f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
          f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
-         f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states
+         f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states, f.slot AS slot,
+         f.predicate AS predicate
 }
 RETURN type, id, text, role, turn_id, session_source_id, source_turn_ids, mentioned_at,
        occurred_start, occurred_end, valid_from, valid_until, status,
-       slot_facts, stale_facts, slot_states
+       slot_facts, stale_facts, slot_states, slot, predicate

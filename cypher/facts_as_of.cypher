@@ -1,6 +1,8 @@
-// One user's facts valid at $as_of (null = now: the current facts), or every version ($history).
+// One user's facts valid at $as_of (null = now: the current facts), or every version ($history);
+// only those mentioned by $known_at when set (the question date).
 MATCH (f:FactEvent {user_id: $user_id})
 WHERE ($predicate IS NULL OR f.predicate = $predicate)
+  AND ($known_at IS NULL OR f.mentioned_at <= $known_at)
   AND ($history
        OR ($as_of IS NULL AND f.status = 'active')
        OR ($as_of IS NOT NULL AND f.status <> 'invalid' AND f.valid_from <= $as_of
@@ -11,6 +13,6 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.valid_from AS valid_from, f.valid_until AS valid_until, f.turn_id AS turn_id,
-       turn_ids AS source_turn_ids
+       f.slot AS slot, turn_ids AS source_turn_ids
 ORDER BY coalesce(f.valid_from, f.mentioned_at), f.mentioned_at, f.turn_idx
 LIMIT $limit

@@ -1,6 +1,8 @@
-// The ordered history of one user's facts, optionally about one entity / predicate / period.
+// The ordered history of one user's facts, optionally about one entity / predicate / period,
+// or of those mentioned by $known_at (the question date).
 MATCH (f:FactEvent {user_id: $user_id})
 WHERE ($predicate IS NULL OR f.predicate = $predicate OR f.predicate STARTS WITH $predicate + ':')
+  AND ($known_at IS NULL OR f.mentioned_at <= $known_at)
   AND ($since IS NULL OR coalesce(f.occurred_start, f.mentioned_at) >= $since)
   AND ($until IS NULL OR coalesce(f.occurred_start, f.mentioned_at) < $until)
   AND ($entity IS NULL OR EXISTS {
@@ -15,7 +17,7 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
        [x IN [t.source_id] WHERE x IS NOT NULL] AS source_turn_ids, s.source_id AS session_source_id,
-       f.turn_id AS turn_id,
+       f.turn_id AS turn_id, f.slot AS slot,
        [x IN changes WHERE x.id IS NOT NULL] AS changes
 ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx
 LIMIT $limit

@@ -1,8 +1,10 @@
 // BM25 tunnel: Lucene hits over one user's turns, pieces and facts (scoped inside Lucene by
-// user_id, then checked exactly). Each branch keeps its best $heads hits.
+// user_id, then checked exactly). Each branch keeps its best $heads hits; with $known_at (a
+// question date) no turn or fact mentioned later.
 CALL () {
   CALL db.index.fulltext.queryNodes('turn_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
+    AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
   RETURN 'turn' AS type, node.id AS id, score, node.id AS turn_id,
          node.session_source_id AS session_source_id, node.idx AS idx
   ORDER BY score DESC LIMIT $heads
@@ -15,6 +17,7 @@ CALL () {
   UNION ALL
   CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
+    AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
   RETURN 'fact' AS type, node.id AS id, score, node.turn_id AS turn_id,
          null AS session_source_id, null AS idx
   ORDER BY score DESC LIMIT $heads

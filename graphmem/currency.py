@@ -29,19 +29,59 @@ SINGLE_VALUED_PREFIXES = ("favorite_", "does:")
 # Quantities: a new number UPDATES the old one; "+1" adds to it.
 QUANTITY_PREFIXES = ("owns_count:", "count:")
 # Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
-STANCE = {"likes": "+", "dislikes": "-", "reduces": "-"}
+STANCE = {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-", "consumes": "+"}
 VALUE_KEYED = frozenset({"uses", "owns"})
 VALUE_KEYED_PREFIXES = ("owns:",)
 COMPETING_MODALITIES = frozenset({"asserted", "negated"})
+# A plan is closed by a later outcome about the same thing: done ("got back from Japan") or
+# called off ("we cancelled the Japan trip"). Outcomes themselves are events: never closed.
+PLAN_OUTCOMES = frozenset({
+    "returned_from", "traveled_to", "visited", "went_to", "ran", "attended", "passed",
+    "renovated", "signed_up_for", "finished", "booked", "joined", "hosted", "celebrated",
+    "bought", "adopted", "graduated_from", "participated_in", "cancelled"})
+PLAN_PREDICATES = frozenset({"plans"})
+# Facts tied to another fact of the same sentence: a role stated with its employer ("a QA lead at
+# Initech") ends when that employer does.
+TIED_TO = {"occupation": "works_at", "studies": "studies_at", "major": "studies_at"}
+_TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
+_PLAN_STOP = frozenset("""january february march april may june july august september october
+november december monday tuesday wednesday thursday friday saturday sunday spring summer fall
+autumn winter christmas thanksgiving easter i the a an my our""".split())
+_PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
 
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
     r"was wrong|not true|scratch that)\b", re.IGNORECASE)
-_RELATIVE = re.compile(r"^\+(\d+)$")
+_RELATIVE = re.compile(r"^([+-])(\d+)$")
+
+
+def plan_key(value: str | None) -> str | None:
+    """What a plan or its outcome is about: its last proper name ("visit Japan in October" →
+    japan, "the Berlin half marathon" → berlin), else its last plain word ("repaint the kitchen")."""
+    words = [w.rstrip(".") for w in _PLAN_WORD.findall(value or "")]
+    if not words:
+        return None
+    names: list[list[str]] = []
+    prev_cap = False
+    for w in words:
+        cap = w[:1].isupper() and w.lower() not in _PLAN_STOP
+        if cap:
+            if prev_cap:
+                names[-1].append(w)
+            else:
+                names.append([w])
+        prev_cap = cap
+    if names:
+        return normalise_name(re.sub(r"['’]s$", "", " ".join(names[-1])))
+    plain = [w for w in words if w.lower() not in _PLAN_STOP]
+    return normalise_name(plain[-1]) if plain else None
 
 
 def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
-    """The slot a fact competes in, or None when it competes with nothing (events, plans…)."""
+    """The slot a fact competes in, or None when it competes with nothing (events…)."""
+    if predicate in PLAN_PREDICATES or (predicate in PLAN_OUTCOMES and modality == "asserted"):
+        key = plan_key(value)
+        return f"{subject}|plan|{key}" if key else None
     if modality not in COMPETING_MODALITIES:
         return None
     if predicate in STANCE:
@@ -67,6 +107,7 @@ class SlotFact:
     turn_idx: int = 0
     span_start: int = 0  # where in the turn it was said: orders statements within one turn
     retraction: bool = False  # "Actually, I don't live in Denver": the old fact never held
+    tied_to: str | None = None  # the fact of the same sentence this one ends with (TIED_TO)
 
     @property
     def effective(self) -> datetime:
@@ -148,7 +189,8 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
         d = decisions[fact.id]
         if fact.is_quantity:
             rel = _RELATIVE.match(fact.value or "")
-            d.quantity = (quantity or 0) + float(rel.group(1)) if rel else _number(fact.value)
+            step = float(rel.group(2)) * (1 if rel.group(1) == "+" else -1) if rel else 0.0
+            d.quantity = max(0.0, (quantity or 0) + step) if rel else _number(fact.value)
         if not current:
             current, quantity = [fact], d.quantity
             continue
@@ -175,12 +217,65 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     return out
 
 
+def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
+    """Plans hold from when they are made until an outcome about the same thing is mentioned
+    after them; outcomes are events and stay as they are."""
+    ordered = sorted(facts, key=lambda f: (f.mentioned_at, f.turn_idx, f.span_start, f.id))
+    out = SlotDecision()
+    for i, fact in enumerate(ordered):
+        if fact.predicate not in PLAN_PREDICATES:
+            out.facts.append(FactDecision(fact.id, "active", fact.effective))
+            continue
+        d = FactDecision(fact.id, "active", fact.mentioned_at)
+        outcome = next((f for f in ordered[i + 1:] if f.predicate not in PLAN_PREDICATES), None)
+        if outcome is not None:
+            d.status = "superseded"
+            d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
+            out.links.append(Link(outcome.id, fact.id, "SUPERSEDES", d.valid_until))
+        out.facts.append(d)
+    return out
+
+
+def companion_slots(slots: list[str]) -> list[str]:
+    """The slots plus those tied to them ("user|works_at" brings "user|occupation")."""
+    out = dict.fromkeys(slots)
+    for slot in slots:
+        subject, _, predicate = slot.rpartition("|")
+        if predicate in _TIE_SLOTS:
+            out[f"{subject}|{_TIE_SLOTS[predicate]}"] = None
+    return list(out)
+
+
+def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
+    """Every slot decided, then tied facts closed with the fact they were said with."""
+    total = SlotDecision()
+    for slot, facts in by_slot.items():
+        d = decide_plan_slot(facts) if "|plan|" in slot else decide_slot(facts)
+        total.facts += d.facts
+        total.links += d.links
+    decided = {d.id: d for d in total.facts}
+    closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
+    for facts in by_slot.values():
+        for fact in facts:
+            anchor = decided.get(fact.tied_to or "")
+            mine = decided.get(fact.id)
+            if (anchor is None or mine is None or mine.status != "active"
+                    or anchor.status != "superseded" or anchor.valid_until is None
+                    or anchor.valid_until <= mine.valid_from or fact.tied_to not in closer):
+                continue
+            mine.status, mine.valid_until = "superseded", anchor.valid_until
+            total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
+                                    anchor.valid_until))
+    return total
+
+
 def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
     return SlotFact(id=row["id"], predicate=row["predicate"], value=row["value"],
                     modality=row["modality"], mentioned_at=utc_native(row["mentioned_at"]),
                     occurred_start=utc_native(row["occurred_start"]),
                     turn_idx=row["turn_idx"] or 0,
-                    span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")))
+                    span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")),
+                    tied_to=row.get("tied_to"))
 
 
 def is_retraction(text: str) -> bool:
@@ -195,13 +290,10 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""
     by_slot: dict[str, list[SlotFact]] = {}
-    for row in store.slot_facts(tx, user_id, slots):
+    for row in store.slot_facts(tx, user_id, companion_slots(slots),
+                                anchors=sorted(set(TIED_TO.values()))):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
-    total = SlotDecision()
-    for facts in by_slot.values():
-        d = decide_slot(facts)
-        total.facts += d.facts
-        total.links += d.links
+    total = decide_slots(by_slot)
     store.apply_decisions(tx, user_id, decided_by, [vars(f) for f in total.facts])
     store.link(tx, user_id, decided_by, [vars(x) for x in total.links])
     return total

@@ -8,40 +8,76 @@ from typing import Any
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
+from .knowledge import cutoff, decisions_known_at
 from .store import reads as store
 from .store.nodes import FactEvent
 
 
 def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                   predicate: str | None = None, history: bool = False,
-                  limit: int = 1000) -> list[FactEvent]:
-    """Facts valid at `as_of` (None: the current ones); with `history`, every version."""
-    return store.facts_as_of(graph, user_id, as_of, predicate=predicate, history=history,
-                             limit=limit)
+                  question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+    """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
+    `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
+    known_at = cutoff(question_date) if question_date is not None and as_of is None else None
+    facts = store.facts_as_of(graph, user_id, as_of, predicate=predicate,
+                              history=history or known_at is not None, limit=limit,
+                              known_at=known_at)
+    if known_at is None:
+        return facts
+    facts = as_known_at(graph, user_id, facts, known_at)
+    return facts if history else [f for f in facts if f.status == "active"]
 
 
 def fact_timeline(graph: Graph, user_id: str, *, entity: str | None = None,
                   predicate: str | None = None, since: datetime | None = None,
-                  until: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
-    """The ordered history of facts (about one entity / predicate / period), with their changes."""
-    return store.timeline(graph, user_id, entity_norm=normalise_name(entity) if entity else None,
-                          predicate=predicate, since=since, until=until, limit=limit)
+                  until: datetime | None = None, question_date: datetime | None = None,
+                  limit: int = 1000) -> list[FactEvent]:
+    """The ordered history of facts (about one entity / predicate / period), with their changes;
+    with a `question_date`, as memory knew it that day."""
+    known_at = cutoff(question_date) if question_date is not None else None
+    facts = store.timeline(graph, user_id, entity_norm=normalise_name(entity) if entity else None,
+                           predicate=predicate, since=since, until=until, limit=limit,
+                           known_at=known_at)
+    if known_at is None:
+        return facts
+    facts = as_known_at(graph, user_id, facts, known_at)
+    seen = {f.id for f in facts}
+    for f in facts:  # changes drawn by facts it did not know yet are not shown
+        f.changes = [c for c in f.changes if c.id in seen]
+    return facts
+
+
+def as_known_at(graph: Graph, user_id: str, facts: list[FactEvent],
+                known_at: datetime) -> list[FactEvent]:
+    """The facts (mentioned by `known_at`) with the status, interval and quantity their slots had
+    on that date."""
+    decided = decisions_known_at(graph, user_id, (f.slot for f in facts), known_at)
+    for f in facts:
+        d = decided.get(f.id)
+        if d is not None:
+            f.status, f.valid_from, f.valid_until = d.status, d.valid_from, d.valid_until
+            if d.quantity is not None:
+                f.quantity = d.quantity
+    return facts
 
 
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                 predicate: str | None = None, history: bool = False,
-                limit: int = 1000) -> list[dict[str, Any]]:
+                question_date: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
     """`current_facts` as JSON-ready dicts."""
     return [f.to_dict() for f in current_facts(graph, user_id, as_of, predicate=predicate,
-                                               history=history, limit=limit)]
+                                               history=history, question_date=question_date,
+                                               limit=limit)]
 
 
 def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
              predicate: str | None = None, since: datetime | None = None,
-             until: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
+             until: datetime | None = None, question_date: datetime | None = None,
+             limit: int = 1000) -> list[dict[str, Any]]:
     """`fact_timeline` as JSON-ready dicts."""
     return [f.to_dict() for f in fact_timeline(graph, user_id, entity=entity, predicate=predicate,
-                                               since=since, until=until, limit=limit)]
+                                               since=since, until=until,
+                                               question_date=question_date, limit=limit)]
 
 
 def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:

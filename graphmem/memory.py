@@ -173,21 +173,24 @@ class Memory:
                                      k=k, config=config)
 
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
-              history: bool = False, limit: int = 1000) -> list[FactEvent]:
-        """The current facts, the facts valid at `as_of`, or (`history`) every version."""
+              history: bool = False, question_date: datetime | None = None,
+              limit: int = 1000) -> list[FactEvent]:
+        """The current facts, the facts valid at `as_of`, or (`history`) every version; with a
+        `question_date`, as known that day."""
         from .history import current_facts
 
         return current_facts(self.graph, user_id, as_of, predicate=predicate, history=history,
-                             limit=limit)
+                             question_date=question_date, limit=limit)
 
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 limit: int = 1000) -> list[FactEvent]:
-        """The ordered history of facts with their changes (about an entity / predicate / period)."""
+                 question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+        """The ordered history of facts with their changes (about an entity / predicate / period);
+        with a `question_date`, as known that day."""
         from .history import fact_timeline
 
         return fact_timeline(self.graph, user_id, entity=entity, predicate=predicate,
-                             since=since, until=until, limit=limit)
+                             since=since, until=until, question_date=question_date, limit=limit)
 
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import InputError
+from ..knowledge import cutoff
 from ..llm.client import LLMClient, LLMRequestRejected, Usage
 from ..prompts import answer as prompts
 from .pool import EvidencePool, PoolTurn, day
@@ -135,7 +136,7 @@ class Answerer:
 
     def _initial_pool(self, user_id: str, question: str, qdate: datetime) -> EvidencePool:
         """E ← Retrieve(q, M_u): the fused search's turns, with their facts."""
-        pool = EvidencePool(self.memory, user_id)
+        pool = EvidencePool(self.memory, user_id, known_at=cutoff(qdate))
         pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
                                              k=self.retrieval_k))
         return pool

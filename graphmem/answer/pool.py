@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from ..knowledge import decisions_known_at, known
 from ..models import Evidence
 from ..store.time import utc_native
 
@@ -54,9 +55,12 @@ class PoolTurn:
 
 
 class EvidencePool:
-    def __init__(self, memory: MemoryAccess, user_id: str):
+    def __init__(self, memory: MemoryAccess, user_id: str, known_at: datetime | None = None):
+        """`known_at`: the question date; turns and facts mentioned later stay out of the pool,
+        and facts carry the status they had on that date."""
         self.memory = memory
         self.user_id = user_id
+        self.known_at = known_at
         self.turns: dict[str, PoolTurn] = {}  # by stored turn id
         self.handles: dict[str, str] = {}  # handle -> stored turn id
 
@@ -72,6 +76,13 @@ class EvidencePool:
 
     def add_rows(self, rows: list[dict[str, Any]]) -> list[PoolTurn]:
         added = []
+        decided: dict[str, Any] = {}
+        if self.known_at is not None:
+            rows = [r for r in rows if known(utc_native(r["mentioned_at"]), self.known_at)]
+            graph = getattr(self.memory, "graph", None)  # a local Memory: re-decide the slots
+            decided = decisions_known_at(graph, self.user_id, (
+                f.get("slot") for r in rows for f in r.get("facts") or []),
+                self.known_at) if graph is not None else {}
         for r in rows:
             if r["turn_id"] in self.turns:
                 added.append(self.turns[r["turn_id"]])
@@ -81,8 +92,13 @@ class EvidencePool:
                          r["text"] or "", utc_native(r["mentioned_at"]), r.get("idx") or 0,
                          r.get("speaker"), order=len(self.turns))
             for f in r.get("facts") or []:
-                t.add_fact(f["text"], f["status"], utc_native(f["valid_until"]),
-                           utc_native(f["occurred_start"]))
+                status, until = f["status"], utc_native(f["valid_until"])
+                if self.known_at is not None:
+                    if not known(utc_native(f.get("mentioned_at")), self.known_at):
+                        continue
+                    if f.get("id") in decided:
+                        status, until = decided[f["id"]].status, decided[f["id"]].valid_until
+                t.add_fact(f["text"], status, until, utc_native(f["occurred_start"]))
             self.turns[t.turn_id] = t
             self.handles[handle] = t.turn_id
             added.append(t)

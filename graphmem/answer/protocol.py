@@ -22,7 +22,7 @@ class MemoryAccess(Protocol):
 
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 limit: int = 1000) -> list[FactEvent]:
+                 question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
         """The ordered history of facts."""
 
     def turns(self, user_id: str, turn_ids: list[str]) -> list[dict[str, Any]]:

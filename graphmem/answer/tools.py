@@ -92,7 +92,7 @@ class ToolBox:
             raise ToolError("give a predicate, an entity, or both")
         rows = self.memory.timeline(self.user_id, entity=entity, predicate=predicate,
                                     since=_when(since, "since"), until=_when(until, "until"),
-                                    limit=40)
+                                    question_date=self.question_date, limit=40)
         turns = {t.turn_id: t for t in self.pool.add_turn_ids(
             [r.turn_id for r in rows if r.turn_id])}
         return {"facts": [

@@ -97,16 +97,18 @@ def _print_search(out: dict[str, Any], explain: bool) -> None:
 @main.command()
 @click.option("--user", required=True)
 @click.option("--as-of", "as_of", default=None, help="Facts valid at this time (default: now).")
+@click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
 @click.option("--history", is_flag=True, help="Every version, current or not.")
 @click.option("--predicate", default=None)
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def facts(user, as_of, history, predicate, as_json) -> None:
+def facts(user, as_of, question_date, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
     with open_memory(answer_llm=False) as mem:
         mem.require_user(user)
         rows = mem.facts(user, _parse_when(as_of, "--as-of"), predicate=predicate,
-                         history=history)
+                         history=history,
+                         question_date=_parse_when(question_date, "--question-date"))
     if as_json:
         click.echo(_dump([r.to_dict() for r in rows]))
         return
@@ -124,15 +126,17 @@ def facts(user, as_of, history, predicate, as_json) -> None:
 @click.option("--predicate", default=None, help="Only this predicate (or predicate family).")
 @click.option("--since", default=None)
 @click.option("--until", default=None)
+@click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def timeline(user, entity, predicate, since, until, as_json) -> None:
+def timeline(user, entity, predicate, since, until, question_date, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
     with open_memory(answer_llm=False) as mem:
         mem.require_user(user)
         rows = mem.timeline(user, entity=entity, predicate=predicate,
                             since=_parse_when(since, "--since"),
-                            until=_parse_when(until, "--until"))
+                            until=_parse_when(until, "--until"),
+                            question_date=_parse_when(question_date, "--question-date"))
     if as_json:
         click.echo(_dump([r.to_dict() for r in rows]))
         return

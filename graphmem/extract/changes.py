@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..models import FactCandidate, RoleRef
+from . import habits
 from . import lexicon as L
 from . import patterns as P
 from .text import (
@@ -42,6 +43,9 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
         return []
     if verb == "got into" and not (value[:1].isupper() or type_of(value) == "activity"):
         return []
+    head = habits.object_words(value)
+    if family == "stop" and head and singular(head[-1]) in L.HOMES:
+        return []  # "gave up our apartment": a home or a thing given up, not a habit
     if first == "using" and len(value) > 6:
         used = clean(value[6:])
         if vague(used):
@@ -59,9 +63,9 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
     out: list[FactCandidate | None] = []
     roles = [user_role(), RoleRef("object", value, "activity" if activity else "other")]
     if family == "stop":
-        out.append(fact(s, "event", f"does:{activity_slot(value)}", f"User stopped {shown}.",
-                        m.start(), se, value=value, modality="negated", roles=roles,
-                        time=time, confidence=0.8))
+        out.append(habits.stopping(s, m, s.text[os:bounded(s.text, os, 6)], se) or fact(
+            s, "event", f"does:{activity_slot(value)}", f"User stopped {shown}.", m.start(), se,
+            value=value, modality="negated", roles=roles, time=time, confidence=0.8))
     else:
         if verb == "got into" and value[:1].isupper():
             out.append(fact(s, "event", "admitted_to", f"User got into {shown}.",
@@ -71,11 +75,29 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
             return [f for f in out if f]
         out.append(fact(s, "event", "started", f"User started {shown}.", m.start(), se,
                         value=value, roles=roles, time=time, confidence=0.8))
-        if activity:
+        found = habits.activity(value) if activity or habits.consumable(value) else None
+        if found:
+            out.append(habits.candidate(s, found, m.start(), se, how="again" if re.search(
+                r"\bagain\b", s.text[m.end():se + 7], re.I) else "routine"))
+        elif activity:
             out.append(fact(s, "event", f"does:{activity_slot(value)}",
                             f"User started {shown}.", m.start(), se, value=value,
                             roles=list(roles), time=time, confidence=0.7))
     return [f for f in out if f]
+
+
+def avoid(s: Sentence, m: re.Match[str], verb: str, pred: str,
+          modality: str) -> list[FactCandidate]:
+    """Keeping away from something: "I'm avoiding dairy", "I steer clear of fried food"."""
+    if modality == "negated":
+        return []
+    os, oe, se, time = object_span(s, m, max_words=5)
+    value = " ".join(habits.object_words(clean(s.text[os:oe])))
+    if vague(value) or P.PRONOUN_START.match(value):
+        return []
+    found = habits.activity(value) if habits.base_verb(value.split()[0]) else None
+    f = habits.candidate(s, found or ("consumes", value), m.start(), se, how="stop")
+    return [f] if f else []
 
 
 def cut(s: Sentence, m: re.Match[str], verb: str, pred: str,

@@ -321,7 +321,9 @@ def ongoing(s: Sentence, m: re.Match[str], verb: str, pred: str,
     elif pred == "reading":
         sentence, role = f"User is reading {shown}.", RoleRef("object", value, "other")
     else:
-        sentence, role = f"User uses {shown}.", RoleRef("object", value, "product")
+        named = re.match(r"[A-Z][\w'’.&-]*(?:\s+[A-Z][\w'’.&-]*)*", value)
+        value = named.group(0) if named else value  # "Instagram way too much" → Instagram
+        sentence, role = f"User uses {display(value)}.", RoleRef("object", value, "product")
     if modality == "negated":
         sentence = f"Not true: {sentence}"
     f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,

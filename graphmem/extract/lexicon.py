@@ -28,13 +28,14 @@ laptop computer pc phone smartphone iphone ipad tablet kindle camera tv televisi
 keyboard violin drum drums garden pool backyard watch smartwatch printer console drone grill
 treadmill vacuum fridge dishwasher headphones subscription membership tesla prius jeep rv
 """.split())
+HOMES = frozenset("house home apartment condo flat cabin place room studio lease townhouse".split())
 FAMILY_COUNT = {"kid": "child", "child": "child", "son": "son", "daughter": "daughter",
                 "sibling": "sibling", "brother": "brother", "sister": "sister",
                 "grandchild": "grandchild", "grandkid": "grandchild", "twin": "twin"}
 # Nouns after "I have N …" that are not possessions (time, abstractions, conversation).
 NOT_POSSESSED = frozenset(
     "second minute hour day night week weekend month year time thing question idea option way "
-    "reason point step issue problem concern tip suggestion favorite more less left other few "
+    "reason point step issue problem concern tip suggestion favorite more less fewer left other few "
     "lot bit of hundred thousand million percent dollar buck mile kilometer pound kg".split())
 # Nouns a count of which is an achievement ("I've run five marathons").
 IRREGULAR_PLURALS = {"children": "child", "people": "person", "mice": "mouse", "geese": "goose",
@@ -79,7 +80,7 @@ translator interpreter paralegal biologist chemist physicist mathematician stati
 hairdresser stylist barber cleaner janitor caregiver midwife optometrist radiologist
 veterinary homemaker housewife blogger vlogger youtuber streamer influencer illustrator
 animator strategist marketer recruiter specialist coordinator supervisor planner investor
-undergrad undergraduate freshman sophomore junior senior postdoc candidate scholar
+undergrad undergraduate freshman sophomore junior senior postdoc candidate scholar lead
 """.split())
 STUDENT_HEADS = frozenset("student undergrad undergraduate freshman sophomore junior senior "
                           "postdoc candidate scholar".split())
@@ -171,6 +172,23 @@ FAV_TYPES = {"restaurant": "organization", "cafe": "organization", "bar": "organ
               "author": "person", "artist": "person", "singer": "person", "actor": "person",
               "band": "organization"}
 
+# Habits: verbs whose gerund is the activity ("swim" → swimming), light verbs whose object is
+# ("play tennis" → tennis), and verbs of eating and drinking (a stance on the food).
+ACTIVITY_VERBS = frozenset("""
+swim run jog cycle bike hike walk bake cook knit sew crochet paint draw meditate surf ski
+snowboard skate climb dance sing garden fish golf box row lift stretch journal smoke vape
+volunteer skateboard kayak sail hunt
+""".split())
+LIGHT_VERBS = frozenset("play do practice practise go take attend".split())
+CONSUME_VERBS = frozenset("eat drink".split())
+DOUBLING_VERBS = frozenset("swim run jog shop skip dig knit".split())
+CONSUMABLES = FOOD | frozenset("""
+coffee tea soda pop alcohol wine beer liquor booze sugar candy sweets chocolate meat pork beef
+dairy milk cheese gluten bread carbs caffeine snacks chips dessert desserts eggs seafood juice
+energy drinks red meat junk food fast food fried food processed food sweet
+""".split()) | frozenset(("red meat", "junk food", "fast food", "fried food", "energy drinks",
+                          "spicy food", "processed food"))
+
 # --- the first-person clause: subject, auxiliaries, verb phrase ---------------------------------
 
 # verb phrase -> (family, predicate). Families are handled in offline.py.
@@ -191,24 +209,34 @@ _verbs("pref", "likes", "love|loves|loved|adore|adores|adored|like|likes|liked|e
        "enjoyed|prefer|prefers|preferred|am obsessed with|am into|am passionate about|"
        "am crazy about|am addicted to|am a big fan of|am a huge fan of|am a fan of")
 _verbs("pref", "dislikes", "hate|hates|hated|dislike|dislikes|disliked|detest|detests|loathe|"
-       "can't stand|cannot stand|can not stand|couldn't stand")
+       "can't stand|cannot stand|can not stand|couldn't stand|grown tired of|gotten tired of|"
+       "got tired of|am tired of|am sick of|got sick of|am sick and tired of|am done with|"
+       "am so done with|am over|lost interest in|have lost interest in|went off|have gone off|"
+       "gone off|fell out of love with|am no longer into|no longer enjoy|no longer like")
+_verbs("avoid", "avoids", "avoid|avoids|am avoiding|been avoiding|steer clear of|"
+       "am steering clear of|stay away from|am staying away from|swore off|have sworn off|"
+       "sworn off|am not eating|am not drinking|stopped eating|stopped drinking|quit eating|"
+       "quit drinking|gave up eating|gave up drinking|cut out eating|cut out drinking")
 _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|residing in|"
        "am based in|am located in|live over in")
 _verbs("live_past", "lived_in", "lived in|resided in|been living in")
 _verbs("move", "lives_in", "moved to|moved back to|relocated to|moved over to|moved out to|"
+       "relocated up to|relocated down to|relocated back to|relocated out to|moved up to|"
+       "moved down to|moved across to|moved away to|"
        "moved from|relocated from|moved here from")
 _verbs("from", "from", "am from|am originally from|come from|comes from|came here from")
 _verbs("move", "lives_in", "moved into|moved in to")
 _verbs("grew", "grew_up_in", "grew up in|was raised in|born and raised in")
 _verbs("grew", "born_in", "was born in")
 _verbs("work", "works_at", "work at|work for|works at|works for|working at|working for|"
-       "am employed at|am employed by|am employed with")
+       "am employed at|am employed by|am employed with|teach at|am teaching at|teaching at")
 _verbs("work_past", "worked_at", "worked at|worked for|been working at|been working for")
 _verbs("work_start", "works_at", "got a job at|got a job with|got a new job at|"
        "got a new job with|landed a job at|landed a job with|started a new job at|"
        "started a new job with|started a job at|started working at|started working for|"
        "began working at|began working for|accepted a job at|accepted a position at|"
        "accepted an offer from|got hired at|got hired by|was hired at|was hired by|"
+       "took a job at|took a job with|took a position at|took a new job at|"
        "got an offer from|got a position at|joined the team at")
 _verbs("work_end", "works_at", "quit my job at|quit my job with|quit my job|left my job at|"
        "left my job with|left my job|quit working at|quit working for|stopped working at|"

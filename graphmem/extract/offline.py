@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from ..models import FactCandidate
-from . import changes, clauses, shapes
+from . import changes, clauses, counting, habits, life, shapes
 from . import lexicon as L
 from . import patterns as P
 from .text import Sentence, norm
@@ -24,6 +24,7 @@ HANDLERS: dict[str, Handler] = {
     "stop": changes.stop_start, "start": changes.stop_start, "cut": changes.cut,
     "switch": changes.switch, "have": changes.have, "acquire": changes.have,
     "marry": changes.marry, "ongoing": clauses.ongoing, "drive": clauses.drive,
+    "avoid": changes.avoid,
 }
 
 
@@ -45,7 +46,8 @@ class OfflineExtractor:
             if not P.ASSISTANT_CUE.search(text):
                 return []
             return dedupe(shapes.recommendations(text))
-        if role == "system" or not P.FIRST_PERSON.search(text) or P.QUESTION_START.match(text):
+        if role == "system" or P.QUESTION_START.match(text) or not (
+                P.FIRST_PERSON.search(text) or life.prefilter_home(text)):
             return []
         s = Sentence(text)
         out: list[FactCandidate] = []
@@ -61,6 +63,22 @@ class OfflineExtractor:
             out.extend(HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted"))
         out.extend(shapes.plans(s))
         low = text.lower()
+        if habits.FREQUENCY.search(text):
+            out.extend(habits.routines(s))
+        if habits.CHANGE_CUE.search(text):
+            out.extend(habits.no_more(s))
+        if "again" in low or "back " in low:
+            out.extend(habits.again(s))
+        if any(w in low for w in ("left ", "quit ", "resigned")):
+            out.extend(life.job_changes(s))
+        out.extend(life.homes(s))
+        if "cancel" in low or "call" in low or "scrap" in low or "off" in low:
+            out.extend(life.cancellations(s))
+        if s.times() and ("my " in low or "our " in low):
+            out.extend(life.third_party(s))
+        if any(w in low for w in ("more", "fewer", "less", " to ", "another", "sold", "lost",
+                                  "gave away", "th ", "second", "third")):
+            out.extend(counting.counts(s))
         if "favo" in low:
             out.extend(shapes.favorites(s))
         if "my " in low or "our " in low:
@@ -72,7 +90,7 @@ class OfflineExtractor:
         out.extend(shapes.status(s))
         if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
             out.extend(shapes.counts(s))
-        return finish(s, out)
+        return finish(s, counting.prefer_stated(out))
 
 
 def dedupe(facts: list[FactCandidate]) -> list[FactCandidate]:

@@ -50,7 +50,7 @@ def plans(s: Sentence) -> list[FactCandidate]:
                 raw = text[rs:end]
         body = clean(raw, drop_possessive=False) if not raw.lower().startswith(
             ("a ", "an ", "the ")) else raw.strip(L.PUNCT_STRIP)
-        if not body or vague(body) or P.PRONOUN_START.match(body) or " " not in body:
+        if not body or vague(clean(body)) or P.PRONOUN_START.match(body) or " " not in body:
             continue
         shown = display(body)
         if marker == "going to" and P.DETERMINER.match(raw):

@@ -10,6 +10,7 @@ from typing import Any
 from ..db import Graph
 from ..embed import Embedder
 from ..errors import InputError
+from ..knowledge import cutoff, decisions_known_at, known
 from ..models import Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
@@ -61,6 +62,8 @@ class Retriever:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         q = analyse(query, question_date)
+        if question_date is not None and as_of is None:  # the question date is "now": a cutoff
+            q.known_at = cutoff(question_date)
         if cfg.in_process_bm25:
             ranking = self._inprocess.rank(user_id, query)
             timings["total"] = (time.perf_counter() - t0) * 1000
@@ -82,7 +85,7 @@ class Retriever:
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
         details = self._details(user_id, candidates, as_of, slot_states=bool(
-            q.slots and q.intent.about_present and q.intent.window is None))
+            q.slots and q.intent.about_present and q.intent.window is None), known_at=q.known_at)
         evidence = fuse(candidates, details, q.intent, cfg,
                         near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
                         slots=q.slots)
@@ -97,13 +100,16 @@ class Retriever:
         return store.near_duplicates(self.graph, user_id, ids, theta)
 
     def _details(self, user_id: str, candidates: dict[str, Any], as_of: datetime | None,
-                 slot_states: bool = False) -> list[dict[str, Any]]:
+                 slot_states: bool = False,
+                 known_at: datetime | None = None) -> list[dict[str, Any]]:
         by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
         for c in candidates.values():
             by_type[c.type].append(c.id)
         rows = store.evidence_details(self.graph, user_id, turn_ids=by_type["turn"],
                                       piece_ids=by_type["piece"], fact_ids=by_type["fact"],
-                                      slot_states=slot_states)
+                                      slot_states=slot_states or known_at is not None)
+        if known_at is not None:
+            return self._known_at(user_id, rows, known_at)
         if as_of is None:
             return rows
         at = utc(as_of)
@@ -119,3 +125,26 @@ class Retriever:
                 r = {**r, "status": "active"}  # it was the current version then
             kept.append(r)
         return kept
+
+    def _known_at(self, user_id: str, rows: list[dict[str, Any]],
+                  known_at: datetime) -> list[dict[str, Any]]:
+        """Rows as memory knew them on the question date: nothing mentioned later, and every
+        slot fact with the status its slot had then (for facts and for turns' slot states)."""
+        rows = [r for r in rows if known(utc_native(r["mentioned_at"]), known_at)]
+        slots = [r.get("slot") for r in rows] + [
+            s[3] for r in rows for s in r.get("slot_states") or []]
+        decided = decisions_known_at(self.graph, user_id, slots, known_at)
+        out = []
+        for r in rows:
+            r = dict(r)
+            if r["type"] == "fact" and r["id"] in decided:
+                d = decided[r["id"]]
+                r.update(status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
+            elif r["type"] != "fact" and r.get("slot_states") is not None:
+                states = [[p, decided[i].status if i in decided else st, i, slot, at]
+                          for p, st, i, slot, at in r["slot_states"]
+                          if known(utc_native(at), known_at)]
+                r.update(slot_states=states, slot_facts=len(states),
+                         stale_facts=sum(1 for s in states if s[1] != "active"))
+            out.append(r)
+        return out

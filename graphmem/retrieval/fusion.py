@@ -115,8 +115,39 @@ def stale_on_asked_slot(slot_states: list[list[str]] | None, slots: Sequence[str
     current one ("I live in Denver" for "where do I live now?", after a move)?"""
     if not slot_states or not slots:
         return False
-    asked = [(p, st) for p, st in slot_states if any(p == s or p.startswith(s) for s in slots)]
+    asked = [(s[0], s[1]) for s in slot_states if any(s[0] == p or s[0].startswith(p)
+                                                       for p in slots)]
     return bool(asked) and all(st != "active" for _p, st in asked)
+
+
+def _asked(predicate: str | None, slots: Sequence[str]) -> bool:
+    return bool(predicate) and any(predicate == s or predicate.startswith(s) for s in slots)
+
+
+def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict[str, Any]]:
+    """For a present-tense question about a slot: every turn or piece stale on that slot moves
+    below the last piece of evidence for a current value (an active fact of the slot, its source
+    turn, or a turn stating an active value of it), keeping the order otherwise."""
+    current_turns = {r["turn_id"] for r in rows if r["type"] == "fact"
+                     and r.get("status") == "active" and _asked(r.get("predicate"), slots)}
+
+    def current(r: dict[str, Any]) -> bool:
+        if r["type"] == "fact":
+            return r.get("status") == "active" and _asked(r.get("predicate"), slots)
+        return r.get("turn_id") in current_turns or any(
+            s[1] == "active" and _asked(s[0], slots) for s in r.get("slot_states") or [])
+
+    last = max((i for i, r in enumerate(rows) if current(r)), default=-1)
+    if last < 0:
+        return rows
+    moved = [r for r in rows[:last] if r.get("status") == "stale" and not current(r)]
+    if not moved:
+        return rows
+    floor = rows[last]["conf"]
+    for r in moved:
+        r["conf"] = min(r["conf"], floor)
+    ids = {r["id"] for r in moved}
+    return [r for r in rows[:last + 1] if r["id"] not in ids] + moved + rows[last + 1:]
 
 
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
@@ -156,6 +187,8 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
 
     rows.sort(key=lambda r: (-round(r["conf"], 9), when(r), r["best_rank"], -r["direct_score"],
                              r["id"]))
+    if intent.about_present and intent.window is None and slots:
+        rows = current_first(rows, slots)
     return [
         Evidence(id=r["id"], type=r["type"], text=r["text"], score=round(r["conf"], 6),
                  density=round(r["density"], 6), time_bonus=r["time_bonus"], tunnels=r["tunnels"],

@@ -83,6 +83,7 @@ class QueryAnalysis:
     intent: TemporalIntent
     slots: list[str] = field(default_factory=list)  # predicates the question asks about
     embedding: list[float] | None = None
+    known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
 
 
 def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:

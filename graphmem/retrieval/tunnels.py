@@ -58,7 +58,8 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     lucene = user_scoped_query(" ".join(q.keys), user_id)
     if lucene is None:
         return []
-    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=cfg.heads)
+    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=cfg.heads,
+                            known_at=q.known_at)
     return _expand("bm25", rows, user_id, cfg)
 
 
@@ -66,7 +67,7 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     if q.embedding is None:
         return []
     rows = store.dense_heads(graph, user_id, q.embedding, heads=cfg.heads,
-                             min_cosine=cfg.dense_min_cosine)
+                             min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
     return _expand("dense", rows, user_id, cfg)
 
 
@@ -91,7 +92,8 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     if q.slots:
         slot_rows = store.slot_hits(
             graph, user_id, predicates=q.slots,
-            include_stale=not q.intent.about_present or q.intent.window is not None,
+            include_stale=(not q.intent.about_present or q.intent.window is not None
+                           or q.known_at is not None),
             vector=q.embedding, per_head=cfg.per_head)
         rows += [{"head": "slot:" + "|".join(q.slots), "head_score": 1.0, "id": r["id"],
                   "direct": True, "sim": r["sim"], "turn_id": r["turn_id"]} for r in slot_rows]

@@ -212,28 +212,32 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     @app.get("/v1/users/{user_id}/facts", tags=["memory"])
     async def facts(user_id: str, request: Request, as_of: datetime | None = None,
                     history: bool = False, predicate: str | None = None,
+                    question_date: datetime | None = None,
                     limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
-        """The current facts, the facts valid `as_of`, or every version (`history`)."""
+        """The current facts, the facts valid `as_of`, or every version (`history`); with a
+        `question_date`, as known that day."""
         authorize(request, user_id)
 
         def run() -> Any:
             memory.require_user(user_id)
-            return memory.facts(user_id, as_of, predicate=predicate, history=history, limit=limit)
+            return memory.facts(user_id, as_of, predicate=predicate, history=history,
+                                question_date=question_date, limit=limit)
 
         return {"facts": [f.to_dict() for f in await pool.run(run)]}
 
     @app.get("/v1/users/{user_id}/timeline", tags=["memory"])
     async def timeline(user_id: str, request: Request, entity: str | None = None,
                        predicate: str | None = None, since: datetime | None = None,
-                       until: datetime | None = None,
+                       until: datetime | None = None, question_date: datetime | None = None,
                        limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
-        """The ordered history of facts with intervals, status, changes and source turn."""
+        """The ordered history of facts with intervals, status, changes and source turn; with a
+        `question_date`, as known that day."""
         authorize(request, user_id)
 
         def run() -> Any:
             memory.require_user(user_id)
             return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, limit=limit)
+                                   until=until, question_date=question_date, limit=limit)
 
         return {"facts": [f.to_dict() for f in await pool.run(run)]}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ._run import rows, run
@@ -10,9 +11,19 @@ if TYPE_CHECKING:
     from ..db import Graph
 
 
-def slot_facts(tx: Any, user_id: str, slots: list[str]) -> list[dict[str, Any]]:
-    """Every fact of these slots (the fields currency decides on)."""
-    return rows(tx, "currency_slot_facts", user_id=user_id, slots=slots)
+def slot_facts(tx: Any, user_id: str, slots: list[str],
+               anchors: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every fact of these slots (the fields currency decides on); `tied_to` names a fact of an
+    `anchors` predicate said in the same piece."""
+    return rows(tx, "currency_slot_facts", user_id=user_id, slots=slots, anchors=anchors or [],
+                known_at=None)
+
+
+def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], anchors: list[str],
+                        known_at: datetime) -> list[dict[str, Any]]:
+    """The facts of these slots mentioned by `known_at` (a question date)."""
+    return graph.read("currency_slot_facts", user_id=user_id, slots=slots, anchors=anchors,
+                      known_at=known_at)
 
 
 def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:

@@ -65,6 +65,7 @@ class FactEvent:
     source_turn_ids: list[str] = field(default_factory=list)
     session_source_id: str | None = None
     changes: list[FactChange] = field(default_factory=list)
+    slot: str | None = None  # what it competes for (currency), None for most events
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> FactEvent:
@@ -76,7 +77,7 @@ class FactEvent:
                    source_turn_ids=list(row.get("source_turn_ids") or []),
                    session_source_id=row.get("session_source_id"),
                    changes=[FactChange(c["type"], c["id"]) for c in row.get("changes") or []],
-                   **times)
+                   slot=row.get("slot"), **times)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

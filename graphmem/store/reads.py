@@ -13,16 +13,18 @@ if TYPE_CHECKING:
 
 
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None, *, predicate: str | None,
-                history: bool, limit: int) -> list[FactEvent]:
+                history: bool, limit: int, known_at: datetime | None = None) -> list[FactEvent]:
+    """`known_at`: only facts mentioned by then (a question date)."""
     rows = graph.read("facts_as_of", user_id=user_id, as_of=utc(as_of), predicate=predicate,
-                      history=history, limit=limit)
+                      history=history, limit=limit, known_at=utc(known_at))
     return [FactEvent.from_row(r) for r in rows]
 
 
 def timeline(graph: Graph, user_id: str, *, entity_norm: str | None, predicate: str | None,
-             since: datetime | None, until: datetime | None, limit: int) -> list[FactEvent]:
+             since: datetime | None, until: datetime | None, limit: int,
+             known_at: datetime | None = None) -> list[FactEvent]:
     rows = graph.read("timeline", user_id=user_id, entity=entity_norm, predicate=predicate,
-                      since=utc(since), until=utc(until), limit=limit)
+                      since=utc(since), until=utc(until), limit=limit, known_at=utc(known_at))
     return [FactEvent.from_row(r) for r in rows]
 
 

@@ -3,21 +3,24 @@ in-process baseline's corpus."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..db import Graph
 
 
-def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int,
-               heads: int) -> list[dict[str, Any]]:
-    return graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit, heads=heads)
+def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: int,
+               known_at: datetime | None = None) -> list[dict[str, Any]]:
+    """`known_at`: no turn or fact mentioned later (a question date)."""
+    return graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit, heads=heads,
+                      known_at=known_at)
 
 
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
-                min_cosine: float) -> list[dict[str, Any]]:
+                min_cosine: float, known_at: datetime | None = None) -> list[dict[str, Any]]:
     return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
-                      min_cosine=min_cosine)
+                      min_cosine=min_cosine, known_at=known_at)
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,

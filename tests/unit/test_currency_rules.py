@@ -1,7 +1,15 @@
 import itertools
 from datetime import UTC, datetime
 
-from graphmem.currency import SlotFact, decide_slot, is_retraction, slot_key
+from graphmem.currency import (
+    SlotFact,
+    companion_slots,
+    decide_plan_slot,
+    decide_slot,
+    decide_slots,
+    is_retraction,
+    slot_key,
+)
 
 
 def dt(m, d=1):
@@ -23,7 +31,12 @@ def test_slot_keys():
     assert slot_key("user", "lives_in", "Denver", "hypothetical") is None
     assert slot_key("user", "likes", "Spicy food", "asserted") == "user|stance|spicy food"
     assert slot_key("user", "reduces", "spicy food", "asserted") == "user|stance|spicy food"
-    assert slot_key("user", "went_to", "the dentist", "asserted") is None
+    assert slot_key("user", "met", "the dentist", "asserted") is None  # events compete with nothing
+    # a plan and its outcomes share the slot of what they are about
+    assert slot_key("user", "plans", "visit Japan in October", "planned") == "user|plan|japan"
+    assert slot_key("user", "returned_from", "Japan", "asserted") == "user|plan|japan"
+    assert slot_key("user", "cancelled", "the Lisbon trip", "asserted") == "user|plan|lisbon"
+    assert slot_key("user", "plans", "repaint the kitchen", "planned") == "user|plan|kitchen"
     assert slot_key("user", "owns_count:cat", "2", "asserted") == "user|owns_count:cat"
     assert slot_key("user", "favorite_restaurant", "Canlis", "asserted") == \
         "user|favorite_restaurant"
@@ -109,3 +122,40 @@ def test_order_independent():
     for perm in itertools.permutations(facts):
         got = decide_slot(list(perm))
         assert got.facts == reference.facts and got.links == reference.links
+
+
+def test_a_plan_is_closed_by_its_outcome_and_outcomes_stay():
+    plan = SlotFact("p", "plans", "visit Japan in October", "planned", dt(3, 1),
+                    occurred_start=dt(10, 1))
+    done = SlotFact("d", "returned_from", "Japan", "asserted", dt(10, 28))
+    for order in ([plan, done], [done, plan]):
+        d = decide_plan_slot(order)
+        f = by_id(d)
+        assert f["p"].status == "superseded" and f["p"].valid_from == dt(3, 1)
+        assert f["p"].valid_until == dt(10, 28) and f["d"].status == "active"
+        assert [(x.source, x.target, x.type) for x in d.links] == [("d", "p", "SUPERSEDES")]
+    assert by_id(decide_plan_slot([plan]))["p"].status == "active"
+
+
+def test_a_role_ends_with_its_employer():
+    role = SlotFact("r", "occupation", "QA lead", "asserted", dt(1, 1), tied_to="w1")
+    old = SlotFact("w1", "works_at", "Initech", "asserted", dt(1, 1))
+    new = SlotFact("w2", "works_at", "Hooli", "asserted", dt(4, 1))
+    d = decide_slots({"user|occupation": [role], "user|works_at": [old, new]})
+    f = by_id(d)
+    assert f["r"].status == "superseded" and f["r"].valid_until == dt(4, 1)
+    assert ("w2", "r", "SUPERSEDES") in [(x.source, x.target, x.type) for x in d.links]
+    # a role stated on its own stays current
+    alone = SlotFact("r2", "occupation", "QA lead", "asserted", dt(1, 1))
+    assert by_id(decide_slots({"user|occupation": [alone],
+                               "user|works_at": [old, new]}))["r2"].status == "active"
+    assert companion_slots(["user|works_at"]) == ["user|works_at", "user|occupation"]
+
+
+def test_relative_counts_go_both_ways():
+    facts = [SlotFact("a", "owns_count:goat", "3", "asserted", dt(1, 1)),
+             SlotFact("b", "owns_count:goat", "-1", "asserted", dt(2, 1)),
+             SlotFact("c", "owns_count:goat", "+2", "asserted", dt(3, 1))]
+    f = by_id(decide_slot(facts))
+    assert (f["a"].quantity, f["b"].quantity, f["c"].quantity) == (3, 2, 4)
+    assert f["c"].status == "active" and f["b"].status == "superseded"

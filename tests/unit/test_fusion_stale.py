@@ -1,6 +1,6 @@
 """Fusion: which evidence counts as stale for a present-tense question."""
 
-from graphmem.retrieval.fusion import stale_on_asked_slot
+from graphmem.retrieval.fusion import current_first, stale_on_asked_slot
 
 
 def test_stale_on_the_asked_slot():
@@ -10,3 +10,21 @@ def test_stale_on_the_asked_slot():
     assert not stale_on_asked_slot(states + [["lives_in", "active"]], ["lives_in"])
     assert stale_on_asked_slot([["owns_count:cat", "superseded"]], ["owns_count:"])
     assert not stale_on_asked_slot(None, ["lives_in"]) and not stale_on_asked_slot(states, [])
+
+
+def _row(id_, type_, conf, status=None, predicate=None, turn_id=None, states=None):
+    return {"id": id_, "type": type_, "conf": conf, "status": status, "predicate": predicate,
+            "turn_id": turn_id or id_, "slot_states": states}
+
+
+def test_current_first_moves_stale_turns_below_the_current_evidence():
+    rows = [_row("old", "turn", 2.0, "stale", states=[["works_at", "superseded"]]),
+            _row("chat", "turn", 1.5),
+            _row("f-new", "fact", 1.0, "active", "works_at", turn_id="new"),
+            _row("new", "turn", 0.8, states=[["works_at", "active"]]),
+            _row("tail", "turn", 0.1)]
+    out = current_first(rows, ["works_at", "occupation"])
+    assert [r["id"] for r in out] == ["chat", "f-new", "new", "old", "tail"]
+    assert out[3]["conf"] == 0.8  # no longer scored above what ranks above it
+    # nothing current among the candidates: the order is kept
+    assert [r["id"] for r in current_first(rows[:2], ["works_at"])] == ["old", "chat"]

@@ -1,0 +1,114 @@
+"""Rules for counts that change: ordinals ("a fourth bike"), "up to / down to three", "one fewer",
+"two more", "sold one of my guitars" — absolute values or +N / −N on the count slot."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from . import patterns as P
+from .text import Sentence, fact, number, singular, slug, type_of, user_role
+
+AP = r"['’]"
+_ORD = "|".join(sorted(L.ORDINAL_WORDS, key=len, reverse=True)) + r"|\d{1,3}(?:st|nd|rd|th)"
+_NUM = r"\d{1,4}|" + "|".join(sorted((w for w in L.NUMBER_WORDS if " " not in w), key=len,
+                                      reverse=True))
+_SUBJ = r"\b(?P<subj>I|we)(?:" + AP + r"(?:ve|d|m|re))?(?:\s+(?:just|finally|recently|now|" \
+        r"officially|also|have|had|sadly|already))*"
+_NOUN = r"(?P<noun>guinea\s+pigs?|half\s+marathons?|[a-z][a-z-]*)"
+ORDINAL_GOT = re.compile(
+    _SUBJ + r"\s+(?P<verb>got|bought|adopted|had|welcomed|added|picked\s+up|brought\s+home|"
+    r"rescued|took\s+in|finished|completed|ran|run|did|climbed)\s+(?:a|an|my|our|the)\s+"
+    r"(?P<ord>" + _ORD + r")\s+" + _NOUN + r"\b", re.IGNORECASE)
+UP_DOWN = re.compile(
+    _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?P<dir>up|down)\s+to\s+"
+    r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")\s+" + _NOUN + r"\b", re.IGNORECASE)
+FEWER = re.compile(
+    _SUBJ + r"\s+(?:now\s+)?(?:have|own|got)\s+(?P<num>" + _NUM + r"|a\s+few)\s+(?P<dir>fewer|less|"
+    r"more)\s+" + _NOUN + r"\b", re.IGNORECASE)
+GAINED = re.compile(
+    _SUBJ + r"\s+(?:got|bought|adopted|added|picked\s+up|brought\s+home|rescued|took\s+in)\s+"
+    r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
+LOST = re.compile(
+    _SUBJ + r"\s+(?:sold|gave\s+away|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
+    r"(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN + r"\b",
+    re.IGNORECASE)
+_ACHIEVE = frozenset("finished completed ran run did climbed".split())
+_FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
+           "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}
+
+
+def count_slot(noun: str, verb: str = "") -> str | None:
+    """The count predicate for a noun: owns_count:<pet or thing>, count:child, count:<deed>."""
+    n = singular(P.WS.sub(" ", noun.lower()))
+    if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS:
+        return None
+    if n in _FAMILY:
+        return f"count:{_FAMILY[n]}"
+    if n in L.PETS:
+        return f"owns_count:{slug(L.PETS[n])}"
+    if verb.lower() in _ACHIEVE:
+        return f"count:{slug(n)}"
+    return f"owns_count:{slug(n)}"
+
+
+def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
+                sentence: str) -> FactCandidate | None:
+    noun = singular(m.group("noun"))
+    time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
+    return fact(s, "possession" if predicate.startswith("owns") else "attribute", predicate,
+                sentence, m.start(), m.end(), value=value, time=time, confidence=0.8,
+                roles=[user_role(), RoleRef("object", noun, type_of(noun))])
+
+
+def counts(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in ORDINAL_GOT.finditer(text):
+        o = m.group("ord").lower()
+        n = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
+        pred = count_slot(m.group("noun"), m.group("verb"))
+        if pred and n >= 2 and not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, str(n), f"User now has {n} "
+                                   f"{m.group('noun').lower()}s (a {o} one)."
+                                   if not pred.startswith("count:") or pred == "count:child"
+                                   else f"User has done {n} {m.group('noun').lower()}s."))
+    for m in UP_DOWN.finditer(text):
+        n = number(m.group("num"))
+        pred = count_slot(m.group("noun"))
+        if pred and n is not None and not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, str(n),
+                                   f"User is {m.group('dir').lower()} to {n} {m.group('noun')}."))
+    for m in FEWER.finditer(text):
+        n = 3 if m.group("num").lower() == "a few" else number(m.group("num"))
+        pred = count_slot(m.group("noun"))
+        if pred and n is not None and not s.hedged(m.start()):
+            sign = "+" if m.group("dir").lower() == "more" else "-"
+            out.append(_count_fact(s, m, pred, f"{sign}{n}",
+                                   f"User has {n} {m.group('dir').lower()} {m.group('noun')}."))
+    for m in GAINED.finditer(text):
+        num = m.group("num").lower()
+        n = 1 if num == "another" else number(num)
+        pred = count_slot(m.group("noun"))
+        if pred and n is not None and (num == "another" or m.group("more")) and \
+                not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, f"+{n}",
+                                   f"User got {num}{m.group('more') or ''} {m.group('noun')}."))
+    for m in LOST.finditer(text):
+        num = m.group("num").lower()
+        n = 1 if num in ("a", "an") else number(num)
+        noun = singular(m.group("noun"))
+        pred = count_slot(noun)
+        if pred and n is not None and (m.group("of") or noun in L.PETS) and \
+                not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, f"-{n}",
+                                   f"User has {n} {m.group('noun')} fewer."))
+    return [f for f in out if f]
+
+
+def prefer_stated(facts: list[FactCandidate]) -> list[FactCandidate]:
+    """Where a sentence states a count outright ("a fourth bike": 4) drop its +1 / −1 readings."""
+    absolute = {f.predicate for f in facts if f.predicate.startswith(("owns_count:", "count:"))
+                and (f.value or "").isdigit()}
+    return [f for f in facts if f.predicate not in absolute or (f.value or "").isdigit()]

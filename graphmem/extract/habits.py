@@ -1,0 +1,213 @@
+"""Rules for routines and habits, their end, avoiding things and starting again, with the one
+activity key they share: "I swim every Tuesday" and "I gave up swimming" compete for one slot."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from .text import Sentence, bounded, clean, fact, singular, skip_ws, slug, user_role, vague
+
+AP = r"['’]"
+_DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+FREQUENCY = re.compile(
+    r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|"
+    r"weekend|month|year|" + _DAYS + r")s?\b|\bon\s+(?:the\s+)?(?:weekends|" + _DAYS + r"s)\b|"
+    r"\b(?:daily|nightly|weekly|monthly|most\s+days|every\s+so\s+often)\b|"
+    r"\b(?:once|twice|\w+\s+times)\s+(?:a|an|per)\s+(?:day|week|month|year)\b|"
+    r"\b(?:a|per)\s+(?:day|week|night)\b", re.IGNORECASE)
+_ADVERBS = (r"(?:\s+(?:usually|always|often|normally|typically|generally|still|now|also|"
+            r"regularly|really|religiously|try\s+to))*")
+_VERB_ALT = "|".join(sorted({*L.ACTIVITY_VERBS, *L.LIGHT_VERBS, *L.CONSUME_VERBS}, key=len,
+                            reverse=True))
+ROUTINE = re.compile(r"\b(?P<subj>I|we)" + _ADVERBS + r"\s+(?P<verb>" + _VERB_ALT + r")\b",
+                     re.IGNORECASE)
+NO_MORE = re.compile(
+    r"\b(?P<subj>I|we)\s+(?:(?:don" + AP + r"t|do\s+not|no\s+longer|never)\s+)(?:really\s+|"
+    r"even\s+)?(?P<verb>" + _VERB_ALT + r")\b|\b(?P<subj2>I|we)(?:" + AP + r"m|" + AP +
+    r"re|\s+am|\s+are)\s+(?:not|no\s+longer)\s+(?P<gerund>[a-z]+ing)\b", re.IGNORECASE)
+CHANGE_CUE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer|these\s+days|nowadays)\b", re.I)
+AGAIN = re.compile(
+    r"\b(?P<subj>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+(?:back\s+to\s+)?"
+    r"(?P<gerund>[a-z]+ing)\b(?P<rest>[^,;.!?]*?)\s+again\b|"
+    r"\b(?P<subj2>I|we)(?:" + AP + r"ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:picked|took|taken)"
+    r"\s+(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+back\s+up\b|"
+    r"\b(?P<subj3>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+back\s+to\s+"
+    r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
+_CUT = frozenset("using with for at in from on to into during every each since by as and or "
+                 "over when because after before once while this last these every so "
+                 "again anymore now".split())
+
+
+def gerund(verb: str) -> str:
+    v = verb.lower()
+    if v.endswith("ing") and len(v) > 4:
+        return v
+    if v in L.DOUBLING_VERBS:
+        return v + v[-1] + "ing"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
+        return v[:-1] + "ing"
+    return v + "ing"
+
+
+def base_verb(word: str) -> str | None:
+    """The base verb of a gerund this module knows ("swimming" → "swim"), else None."""
+    w = word.lower()
+    for v in (*L.ACTIVITY_VERBS, *L.LIGHT_VERBS, *L.CONSUME_VERBS):
+        if gerund(v) == w:
+            return v
+    return None
+
+
+def object_words(phrase: str) -> list[str]:
+    """The object's words, without articles, up to a preposition, number or adverb."""
+    words = []
+    for w in re.findall(r"[A-Za-z][\w'’-]*", phrase):
+        low = w.lower()
+        if low in _CUT or low in L.NUMBER_WORDS or low in ("times", "once", "twice") or (
+                low.endswith("ly") and len(low) > 5 and words):
+            break
+        if w.lower() not in ("my", "our", "the", "a", "an", "some", "his", "her", "their"):
+            words.append(w)
+    return words[:3]
+
+
+def activity(phrase: str) -> tuple[str, str] | None:
+    """(predicate, value) for an activity phrase: `does:<key>` for what one does ("swimming",
+    "going to the gym" → gym, "playing the guitar" → guitar), `consumes` for what one eats or
+    drinks ("drinking coffee" → coffee, "chocolate")."""
+    words = re.findall(r"[A-Za-z][\w'’-]*", phrase)
+    if not words:
+        return None
+    first = words[0].lower()
+    verb = base_verb(first) or (first if first in (*L.ACTIVITY_VERBS, *L.LIGHT_VERBS,
+                                                   *L.CONSUME_VERBS) else None)
+    rest = phrase[phrase.lower().find(first) + len(first):]
+    if verb in L.CONSUME_VERBS:
+        obj = object_words(rest)
+        return ("consumes", " ".join(obj)) if obj else None
+    if verb in L.LIGHT_VERBS:
+        obj = object_words(re.sub(r"^\s*(?:to|out|for)\b", "", rest, flags=re.I))
+        return (f"does:{slug(' '.join(obj))}", " ".join(obj)) if obj else None
+    if verb in L.ACTIVITY_VERBS:
+        g = gerund(verb)
+        return f"does:{g}", g
+    obj = object_words(phrase)
+    if not obj:
+        return None
+    value = " ".join(obj)
+    if consumable(value):
+        return "consumes", value
+    return f"does:{slug(value)}", value
+
+
+def consumable(value: str) -> bool:
+    words = value.lower().split()
+    return bool(words) and (value.lower() in L.CONSUMABLES or singular(words[-1]) in
+                            L.CONSUMABLES or words[-1] in L.CONSUMABLES)
+
+
+SENTENCES = {  # (how, eats or does) -> the fact's sentence
+    ("routine", "consumes"): "User regularly has {}.", ("routine", "does"): "User regularly does {}.",
+    ("stop", "consumes"): "User avoids {}.", ("stop", "does"): "User stopped {}.",
+    ("again", "consumes"): "User has {} again.", ("again", "does"): "User took up {} again."}
+
+
+def candidate(s: Sentence, found: tuple[str, str], start: int, end: int, *,
+              how: str) -> FactCandidate | None:
+    """A routine / stop / restart fact (`how`) on the slot `found` names."""
+    predicate, value = found
+    if vague(value):
+        return None
+    time = s.time_for(start, end, s.clause_end(end))
+    stopped = how == "stop"
+    if predicate == "consumes":
+        return fact(s, "preference", "avoids" if stopped else "consumes",
+                    SENTENCES[how, "consumes"].format(value), start, end, value=value,
+                    roles=[user_role(), RoleRef("object", value, "food")], time=time,
+                    confidence=0.75)
+    return fact(s, "routine" if how == "routine" else "event", predicate,
+                SENTENCES[how, "does"].format(value), start, end, value=value,
+                modality="negated" if stopped else "asserted",
+                roles=[user_role(), RoleRef("object", value, "activity")], time=time,
+                confidence=0.75)
+
+
+def _clause(s: Sentence, start: int) -> tuple[int, int]:
+    """The sentence span from a clause start to its end (for cues such as "anymore")."""
+    end = s.clause_end(skip_ws(s.text, start))
+    return start, max(end, start)
+
+
+def routines(s: Sentence) -> list[FactCandidate]:
+    """Habits stated with a frequency: "I swim every Tuesday", "Every Sunday I bake bread"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in ROUTINE.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        clause_end = s.clause_end(m.end())
+        freq = FREQUENCY.search(text, m.end(), max(clause_end, m.end()) + 1)
+        lead = FREQUENCY.search(text, 0, m.start())
+        if not freq and not (lead and not text[lead.end():m.start()].strip(" ,").count(" ")):
+            continue
+        verb = m.group("verb").lower()
+        oe = bounded(text, skip_ws(text, m.end()), 5)
+        found = activity(verb + " " + text[m.end():oe])
+        if not found:
+            continue
+        end = freq.end() if freq else oe
+        start = lead.start() if lead and not freq else m.start()
+        out.append(candidate(s, found, start, max(end, m.end()), how="routine"))
+    return [f for f in out if f]
+
+
+def no_more(s: Sentence) -> list[FactCandidate]:
+    """The end of a habit: "I don't bake anymore", "I no longer meditate", "I'm not eating candy
+    anymore"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in NO_MORE.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        start, end = _clause(s, m.start())
+        cue = CHANGE_CUE.search(text, m.start(), end + 1)
+        if not cue:
+            continue
+        word = m.group("verb") or m.group("gerund")
+        head = m.end("verb") if m.group("verb") else m.end("gerund")
+        oe = bounded(text, skip_ws(text, head), 4)
+        found = activity(word + " " + text[head:oe])
+        if not found or (m.group("gerund") and not base_verb(word)):
+            continue
+        out.append(candidate(s, found, m.start(), max(cue.end(), head), how="stop"))
+    return [f for f in out if f]
+
+
+def again(s: Sentence) -> list[FactCandidate]:
+    """Starting again: "I'm running again", "I picked swimming back up", "I'm back to yoga"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in AGAIN.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        if m.group("gerund"):
+            if not base_verb(m.group("gerund")):
+                continue
+            found = activity(m.group("gerund") + m.group("rest"))
+        else:
+            phrase = m.group("obj") or m.group("obj2")
+            found = activity(clean(phrase))
+        if not found:
+            continue
+        out.append(candidate(s, found, m.start(), m.end(), how="again"))
+    return [f for f in out if f]
+
+
+def stopping(s: Sentence, m: re.Match[str], value_raw: str, end: int) -> FactCandidate | None:
+    """A stop verb's object as an activity or a food: "gave up swimming", "cut out chocolate"."""
+    found = activity(value_raw)
+    if not found:
+        return None
+    return candidate(s, found, m.start(), end, how="stop")

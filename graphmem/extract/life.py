@@ -1,0 +1,184 @@
+"""Rules for changes stated in passing: job changes ("left Initech and joined Hooli"), moves said
+indirectly ("sold the house in X and are renting in Y"), plans called off, and other people's
+dated events ("my cousin's graduation is on 3 May")."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from . import patterns as P
+from .text import Sentence, bounded, clean, display, fact, organisation, user_role, vague
+
+AP = r"['’]"
+_AUX = r"(?:" + AP + r"(?:ve|re|m))?(?:\s+(?:just|finally|recently|have|had|then|also|now|" \
+       r"officially|eventually))*"
+JOB_LEFT = re.compile(r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:left|quit|resigned\s+from|departed)\s+",
+                      re.IGNORECASE)
+JOB_NEW = re.compile(
+    r"\b(?:and|then|to|before|so)\s+(?:then\s+|now\s+)?(?:I\s+)?(?:" + AP + r"ve\s+|have\s+)?"
+    r"(?:joined|started\s+at|started\s+with|started\s+working\s+(?:at|for)|moved\s+(?:over\s+)?"
+    r"to|signed\s+(?:on\s+)?with|went\s+to\s+work\s+(?:at|for)|landed\s+at)\s+", re.IGNORECASE)
+_PLACE_NOUN = r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|loft|cottage)"
+LIVES = re.compile(
+    r"(?i:\b(?:renting|subletting|leasing|rented|leased|sublet)\s+(?:(?:a|an|the|our|my)\s+"
+    r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+)?in|" r"\bsettled\s+in|\bsettling\s+in|"
+    r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
+    r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+is\s+(?:in\s+)?)(?=[A-Z])|"
+    r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
+    r"(?i:\b(?:bought|closed\s+on)\s+(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN +
+    r"\s+in\s+)(?=[A-Z][^.;!?]*\bmoved\s+in\b)")
+_SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
+                       r"(?=\s+(?:is|are|was|were|has|have|'s)\b)", re.IGNORECASE)
+LEFT_HOME = re.compile(
+    r"\b(?:I|we)" + _AUX + r"\s+(?:sold|gave\s+up|moved\s+out\s+of|left)\s+(?:the|our|my)\s+"
+    r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+in\s+(?=[A-Z])|\b(?:my|our)\s+(?=[A-Z][\w'’.-]*(?:\s+"
+    r"[A-Z][\w'’.-]*)?\s+" + _PLACE_NOUN + r"\s+(?:sold|is\s+sold|has\s+sold|got\s+sold))",
+    re.IGNORECASE)
+CANCEL = re.compile(
+    r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
+    r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on)\s+(?P<obj>\S)|"
+    r"\b(?:my|our)\s+(?P<pobj>[\w'’ -]{2,40}?)\s+(?:got|was|has\s+been|had\s+to\s+be)\s+"
+    r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b", re.IGNORECASE)
+_REL_ALT = "|".join(re.escape(r) for r in sorted(L.RELATIONS, key=len, reverse=True))
+THIRD_PARTY = re.compile(
+    r"(?:^|[.!?]\s+|,\s+|\band\s+)(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
+    r")[\s-]+)*(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
+    r"(?:" + AP + r"s\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?\s+"
+    r"(?P<verb>is|was|will\s+be|has|had|got|gets|starts|started|retired|graduates|graduated|"
+    r"turns|turned|moves|moved|arrives|arrived|passed\s+away|died|flies|flew|leaves|left|"
+    r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited)\b", re.IGNORECASE)
+_FUTURE_VERB = re.compile(r"^(?:is|will|starts|gets|graduates|turns|moves|arrives|flies|leaves|"
+                          r"comes)\b", re.IGNORECASE)
+
+
+def _org_after(text: str, pos: int) -> tuple[str, int]:
+    value, end, conf = organisation(text, pos)
+    return (value, end) if value and conf >= 0.9 else ("", pos)
+
+
+def job_changes(s: Sentence) -> list[FactCandidate]:
+    """"I left Initech and joined Hooli", "quit my job at Globex and started at Umbrella": the
+    old employer ends and the new one begins."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in JOB_LEFT.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        pos = m.end()
+        job = re.compile(r"my\s+(?:job|position|role)\s+(?:at|with)\s+", re.I).match(text, pos)
+        old, old_end = _org_after(text, job.end() if job else pos)
+        if not old:
+            continue
+        new_m = JOB_NEW.search(text, old_end, s.clause_end(old_end) + 80)
+        if not new_m or P.BOUNDARY.search(text, old_end, new_m.start()) and not re.match(
+                r"\s*(?:,\s*)?(?:and|then|to|before|so)\b", text[old_end:new_m.start() + 4], re.I):
+            continue
+        new, new_end = _org_after(text, new_m.end())
+        if not new or new.lower() == old.lower():
+            continue
+        time = s.time_for(m.start(), new_end, s.clause_end(new_end))
+        if not job:
+            out.append(fact(s, "event", "works_at", f"User left their job at {old}.", m.start(),
+                            old_end, value=old, modality="negated", time=time, confidence=0.8,
+                            roles=[user_role(), RoleRef("employer", old, "organization")]))
+        out.append(fact(s, "attribute", "works_at", f"User works at {new}.", new_m.start() + 0,
+                        new_end, value=new, time=time, confidence=0.8,
+                        roles=[user_role(), RoleRef("employer", new, "organization")]))
+    return [f for f in out if f]
+
+
+def _said_of_user(text: str, m: re.Match[str]) -> bool:
+    """The clause is about the user: "we … are renting in X", not "my sister is renting"."""
+    if re.match(r"(?i:my|our|home|I|we)\b", m.group(0)):
+        return True
+    subjects = list(_SUBJECTS.finditer(text, 0, m.start()))
+    return bool(subjects) and subjects[-1].group(0).lower() in ("i", "we")
+
+
+def homes(s: Sentence) -> list[FactCandidate]:
+    """Where the user lives, said indirectly: renting / settled / "our new place is in" / "home
+    is"; and the home given up ("sold the house in Portland")."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for rx, modality in ((LIVES, "asserted"), (LEFT_HOME, "negated")):
+        for m in rx.finditer(text):
+            if s.hedged(m.start()) or not _said_of_user(text, m):
+                continue
+            pm = P.PROPER.match(text, m.end())
+            if not pm:
+                continue
+            value = clean(pm.group("p"))
+            if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value):
+                continue
+            end = pm.end()
+            if modality == "negated" and m.group(0).lower().startswith(("my", "our")):
+                end = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
+                    text, end).end()
+            time = s.time_for(m.start(), end, s.clause_end(end))
+            sentence = f"User lives in {value}." if modality == "asserted" else \
+                f"User no longer lives in {value}."
+            out.append(fact(s, "attribute", "lives_in", sentence, m.start(), end, value=value,
+                            modality=modality, time=time, confidence=0.75,
+                            roles=[user_role(), RoleRef("location", value, "place")]))
+    return [f for f in out if f]
+
+
+def cancellations(s: Sentence) -> list[FactCandidate]:
+    """Plans called off: "we cancelled our Iceland trip", "our Ohio trip got cancelled"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in CANCEL.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        if m.group("pobj"):
+            raw, end = m.group("pobj"), m.end()
+        else:
+            os = m.start("obj")
+            end = bounded(text, os, 6)
+            raw = text[os:end]
+            cut = P.VALUE_TAIL.search(raw)
+            raw = raw[:cut.start()] if cut else raw
+            end = os + len(raw)
+        value = clean(raw)
+        if vague(value) or P.PRONOUN_START.match(value):
+            continue
+        time = s.time_for(m.start(), end, s.clause_end(end))
+        out.append(fact(s, "event", "cancelled", f"User cancelled {display(value)}.", m.start(),
+                        end, value=value, time=time, confidence=0.75,
+                        roles=[user_role(), RoleRef("object", value, "other")]))
+    return [f for f in out if f]
+
+
+def third_party(s: Sentence) -> list[FactCandidate]:
+    """Other people's dated events: "my cousin's graduation is on 3 May 2025 in Leeds"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in THIRD_PARTY.finditer(text):
+        start = m.start("pos")
+        if s.hedged(start):
+            continue
+        end = s.clause_end(m.end())
+        time = next((t for t in s.times() if m.end() <= t[1] and t[0] < end + 40), None)
+        if time is None:
+            continue
+        end = max(end, time[1])
+        rel, name = m.group("rel").lower(), m.group("name")
+        who = f"{rel} {name}" if name else rel
+        said = display(text[start:end]).rstrip(".")
+        said = re.sub(r"^(?:their)\s+", "", said, flags=re.I)
+        planned = bool(_FUTURE_VERB.match(m.group("verb")))
+        f = fact(s, "event", f"{L.RELATIONS[rel]}_event", f"User's {said}.", start, end,
+                 value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "", text[m.end("rel"):end]) or None,
+                 modality="planned" if planned else "asserted", subject=who, confidence=0.7,
+                 roles=[RoleRef("subject", name or rel, "person")], time=time)
+        if f:
+            f.text = f"User's {said}."  # the date is already in the words
+            out.append(f)
+    return [f for f in out if f]
+
+
+def prefilter_home(text: str) -> bool:
+    """"Home is Nashville now" says where the user lives without a first-person word."""
+    return bool(re.search(r"\b[Hh]ome\s+is\s+(?:now\s+)?[A-Z]", text))

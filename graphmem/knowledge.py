@@ -1,0 +1,41 @@
+"""What memory knew on a question date: nothing first mentioned later, and each slot re-decided
+from the facts known then (a favourite replaced in July was still the favourite in May)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from .currency import TIED_TO, FactDecision, companion_slots, decide_slots, slot_fact_from_row
+from .db import Graph
+from .store import currency as store
+
+
+def aware(value: datetime) -> datetime:
+    """A fixed-offset UTC datetime (how every stored time is written)."""
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+
+
+def cutoff(question_date: datetime) -> datetime:
+    """The last moment known on a question date: the end of its day (UTC), so a session held
+    later that same day counts as said ("2024-05-01" knows all of 1 May)."""
+    d = aware(question_date)
+    return d.replace(hour=23, minute=59, second=59, microsecond=999999)
+
+
+def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
+                       known_at: datetime) -> dict[str, FactDecision]:
+    """Fact id → status and interval as decided from the facts mentioned by `known_at`; facts
+    mentioned later are absent."""
+    wanted = sorted({s for s in slots if s})
+    if not wanted:
+        return {}
+    by_slot: dict[str, list] = {}
+    for row in store.slot_facts_known_at(graph, user_id, companion_slots(wanted),
+                                         sorted(set(TIED_TO.values())), known_at):
+        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
+    return {d.id: d for d in decide_slots(by_slot).facts}
+
+
+def known(row_mentioned_at: datetime | None, known_at: datetime) -> bool:
+    return row_mentioned_at is None or aware(row_mentioned_at) <= aware(known_at)

@@ -1,0 +1,67 @@
+"""The offline extractor on how people state changes: habits and their end, avoiding, starting
+again, count changes, job changes, indirect moves, cancellations, other people's dated events."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract import OfflineExtractor
+
+X = OfflineExtractor()
+
+# (sentence, predicate, value, modality)
+CASES = [
+    ("I jog around the reservoir every Thursday morning.", "does:jogging", "jogging", "asserted"),
+    ("On weekends I paint watercolours in the garden.", "does:painting", "painting", "asserted"),
+    ("I practice piano twice a week.", "does:piano", "piano", "asserted"),
+    ("I don't cook anymore, we order in.", "does:cooking", "cooking", "negated"),
+    ("I no longer surf since the accident.", "does:surfing", "surfing", "negated"),
+    ("I quit going to choir practice.", "does:choir_practice", "choir practice", "negated"),
+    ("I'm staying away from caffeine for now.", "avoids", "caffeine", "asserted"),
+    ("We've sworn off fast food.", "avoids", "fast food", "asserted"),
+    ("I'm not drinking beer anymore.", "avoids", "beer", "asserted"),
+    ("I have tea every afternoon.", None, None, None),  # "have" is not a verb of habit here
+    ("I'm baking again after a long break.", "does:baking", "baking", "asserted"),
+    ("I picked knitting back up last winter.", "does:knitting", "knitting", "asserted"),
+    ("We bought a second car in May.", "owns_count:car", "2", "asserted"),
+    ("We're down to one car now.", "owns_count:car", "1", "asserted"),
+    ("We have two fewer hens since the winter.", "owns_count:chicken", "-2", "asserted"),
+    ("I gave away one of my bikes.", "owns_count:bike", "-1", "asserted"),
+    ("I ordered three more chairs.", None, None, None),  # not an acquisition verb we read
+    ("I quit Vandelay and joined Kramerica in June.", "works_at", "Kramerica", "asserted"),
+    ("I resigned from Dunder Mifflin and started at Staples.", "works_at", "Staples", "asserted"),
+    ("We're renting a flat in Lyon now.", "lives_in", "Lyon", "asserted"),
+    ("My sister is renting in Lyon.", None, None, None),  # not the user's home
+    ("Our new apartment is in Ghent.", "lives_in", "Ghent", "asserted"),
+    ("We called off the Paris trip.", "cancelled", "Paris trip", "asserted"),
+    ("My uncle had knee surgery on 2 March 2024.", "uncle_event", None, "asserted"),
+    ("I've lost interest in crossword puzzles.", "dislikes", "crossword puzzles", "asserted"),
+    ("I'm sick of winter.", "dislikes", "winter", "asserted"),
+]
+
+
+@pytest.mark.parametrize("sentence,predicate,value,modality", CASES)
+def test_change_rules(sentence, predicate, value, modality):
+    facts = X.extract(sentence, "user")
+    for f in facts:
+        assert f.support in sentence  # every fact passes the literal-span check
+    if predicate is None:
+        assert not [f for f in facts if f.predicate.startswith(("does:", "avoids", "owns_count",
+                                                                 "lives_in"))], facts
+        return
+    found = [f for f in facts if f.predicate == predicate]
+    assert found, [(f.predicate, f.value) for f in facts]
+    assert any((value is None or f.value == value) and f.modality == modality for f in found), \
+        [(f.value, f.modality) for f in found]
+
+
+def test_an_ordinal_count_wins_over_its_plus_one():
+    facts = X.extract("Yesterday we adopted a third cat.", "user")
+    counts = [f.value for f in facts if f.predicate == "owns_count:cat"]
+    assert counts == ["3"]
+
+
+def test_a_habit_and_its_end_share_one_slot():
+    start = X.extract("I play tennis every Sunday.", "user")
+    end = X.extract("I gave up playing tennis.", "user")
+    assert {f.predicate for f in start} & {f.predicate for f in end} == {"does:tennis"}
