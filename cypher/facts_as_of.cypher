@@ -10,6 +10,7 @@ WITH f, collect(DISTINCT t.source_id) AS turn_ids
 RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
-       f.valid_from AS valid_from, f.valid_until AS valid_until, turn_ids
+       f.valid_from AS valid_from, f.valid_until AS valid_until, f.turn_id AS turn_id,
+       turn_ids AS source_turn_ids
 ORDER BY coalesce(f.valid_from, f.mentioned_at), f.mentioned_at, f.turn_idx
 LIMIT $limit

@@ -14,7 +14,8 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
-       t.source_id AS turn_id, s.source_id AS session_id, f.turn_id AS turn_node_id,
+       [x IN [t.source_id] WHERE x IS NOT NULL] AS source_turn_ids, s.source_id AS session_source_id,
+       f.turn_id AS turn_id,
        [x IN changes WHERE x.id IS NOT NULL] AS changes
 ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx
 LIMIT $limit

@@ -41,6 +41,9 @@ class LocalNeo4jSettings:
     heap: str = "1g"
     page_cache_mb: int = 512
     start_timeout_s: float = 180.0
+    # Test mode: authentication on, user neo4j with this password (set by the tests that check
+    # graphmem against an authenticated server; never read from the environment).
+    auth_password: str | None = None
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from .entities import normalise_name
+from .store import currency as store
+from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
 # Predicates with one value at a time: a different value replaces the old one.
 SINGLE_VALUED = frozenset({
@@ -173,15 +175,6 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     return out
 
 
-def utc_native(value: Any) -> Any:
-    """A Neo4j or Python datetime as a Python datetime with a fixed UTC offset (None stays None).
-
-    Always a fixed offset: Neo4j orders equal instants with a named zone ("[UTC]") after those
-    with an offset, so mixing the two would break interval boundaries."""
-    value = value.to_native() if hasattr(value, "to_native") else value
-    return value.astimezone(UTC) if value is not None else None
-
-
 def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
     return SlotFact(id=row["id"], predicate=row["predicate"], value=row["value"],
                     modality=row["modality"], mentioned_at=utc_native(row["mentioned_at"]),
@@ -201,19 +194,14 @@ DECIDED_BY_RULES = "rules"
 def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""
-    from graphmem.cypher import query
-
     by_slot: dict[str, list[SlotFact]] = {}
-    for row in tx.run(query("currency_slot_facts"), user_id=user_id, slots=slots):
-        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row.data()))
+    for row in store.slot_facts(tx, user_id, slots):
+        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     total = SlotDecision()
     for facts in by_slot.values():
         d = decide_slot(facts)
         total.facts += d.facts
         total.links += d.links
-    tx.run(query("currency_apply"), user_id=user_id, decided_by=decided_by,
-           facts=[vars(f) for f in total.facts]).consume()
-    if total.links:
-        tx.run(query("currency_link"), user_id=user_id, decided_by=decided_by,
-               links=[vars(x) for x in total.links]).consume()
+    store.apply_decisions(tx, user_id, decided_by, [vars(f) for f in total.facts])
+    store.link(tx, user_id, decided_by, [vars(x) for x in total.links])
     return total

@@ -32,6 +32,7 @@ class Graph:
         start_local: bool = True,
         ensure_schema: bool = True,
         echo: Callable[[str], None] = lambda _m: None,
+        retry_s: float = 15,
     ) -> Graph:
         """Connect (starting the managed local Neo4j on demand) and make sure the schema is applied."""
         settings = settings or Settings.from_env()
@@ -50,7 +51,7 @@ class Graph:
                 )
             uri, auth = state.bolt_uri, None
         assert uri is not None
-        graph = cls.open(uri, auth, settings.database)
+        graph = cls.open(uri, auth, settings.database, retry_s=retry_s)
         if ensure_schema:
             from .migrate import apply_schema
 
@@ -58,11 +59,14 @@ class Graph:
         return graph
 
     @classmethod
-    def open(cls, uri: str, auth: tuple[str, str] | None, database: str | None) -> Graph:
+    def open(cls, uri: str, auth: tuple[str, str] | None, database: str | None, *,
+             retry_s: float = 15) -> Graph:
+        """`retry_s`: how long a transaction is retried while Neo4j is unreachable (a server
+        keeps it short, to answer 503 rather than hang)."""
         try:
-            driver = GraphDatabase.driver(uri, auth=auth, connection_timeout=10,
+            driver = GraphDatabase.driver(uri, auth=auth, connection_timeout=min(10, max(2, retry_s)),
                                           notifications_min_severity="OFF",
-                                          max_transaction_retry_time=15)
+                                          max_transaction_retry_time=retry_s)
         except ValueError as exc:
             raise Neo4jUnavailable(f"NEO4J_URI={uri!r} is not a valid Neo4j URI: {exc}") from None
         try:
@@ -95,7 +99,8 @@ class Graph:
         return self.driver.session(database=self.database, default_access_mode=mode)
 
     def read(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
-        """Run the named query in a read transaction (the server refuses writes)."""
+        """Run the named query in a read transaction (the server refuses writes). Callers are the
+        typed functions of `graphmem.store`."""
         text = query(query_name)
         with self.session(read_only=True) as s:
             return s.execute_read(lambda tx: [r.data() for r in tx.run(text, params)])
@@ -111,23 +116,30 @@ class Graph:
             s.run(statement).consume()
 
     def server_version(self) -> str:
-        rows = self.read("server_components")
-        return f"{rows[0]['name']} {rows[0]['version']} {rows[0]['edition']}" if rows else "?"
+        from .store.admin import server_version
+
+        return server_version(self)
 
     def require_user(self, user_id: str) -> None:
         """Raise UnknownUser when the user has no memory in this database."""
-        if not self.read("user_exists", user_id=user_id)[0]["exists"]:
+        from .store.admin import user_exists
+
+        if not user_exists(self, user_id):
             raise UnknownUser(f"no memory for user {user_id!r}")
 
     def forget_user(self, user_id: str, batch: int = 5000) -> int:
         """Delete every node of one user (and only that user), in bounded transactions."""
+        from .store.admin import forget_batch
+
         total = 0
         while True:
-            deleted = self.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"]
+            deleted = forget_batch(self, user_id, batch)
             total += deleted
             if deleted == 0:
                 return total
 
     def cross_user_edges(self) -> int:
         """How many edges join two users' nodes (must be 0: users' subgraphs share no edge)."""
-        return int(self.read("cross_user_edges")[0]["edges"])
+        from .store.admin import cross_user_edges
+
+        return cross_user_edges(self)

@@ -2,59 +2,57 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
+from .store import reads as store
+from .store.nodes import FactEvent
 
 
-def _native(value: Any) -> Any:
-    if hasattr(value, "to_native"):
-        return value.to_native()
-    if isinstance(value, dict):
-        return {k: _native(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_native(v) for v in value]
-    return value
+def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
+                  predicate: str | None = None, history: bool = False,
+                  limit: int = 1000) -> list[FactEvent]:
+    """Facts valid at `as_of` (None: the current ones); with `history`, every version."""
+    return store.facts_as_of(graph, user_id, as_of, predicate=predicate, history=history,
+                             limit=limit)
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    """A fixed-offset UTC datetime (how every stored time is written)."""
-    if value is None:
-        return None
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+def fact_timeline(graph: Graph, user_id: str, *, entity: str | None = None,
+                  predicate: str | None = None, since: datetime | None = None,
+                  until: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+    """The ordered history of facts (about one entity / predicate / period), with their changes."""
+    return store.timeline(graph, user_id, entity_norm=normalise_name(entity) if entity else None,
+                          predicate=predicate, since=since, until=until, limit=limit)
 
 
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                 predicate: str | None = None, history: bool = False,
                 limit: int = 1000) -> list[dict[str, Any]]:
-    """Facts valid at `as_of` (None: the current ones); with `history`, every version."""
-    rows = graph.read("facts_as_of", user_id=user_id, as_of=_aware(as_of), predicate=predicate,
-                      history=history, limit=limit)
-    return [_native(r) for r in rows]
+    """`current_facts` as JSON-ready dicts."""
+    return [f.to_dict() for f in current_facts(graph, user_id, as_of, predicate=predicate,
+                                               history=history, limit=limit)]
 
 
 def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
              predicate: str | None = None, since: datetime | None = None,
              until: datetime | None = None, limit: int = 1000) -> list[dict[str, Any]]:
-    rows = graph.read("timeline", user_id=user_id,
-                      entity=normalise_name(entity) if entity else None, predicate=predicate,
-                      since=_aware(since), until=_aware(until), limit=limit)
-    return [_native(r) for r in rows]
+    """`fact_timeline` as JSON-ready dicts."""
+    return [f.to_dict() for f in fact_timeline(graph, user_id, entity=entity, predicate=predicate,
+                                               since=since, until=until, limit=limit)]
 
 
 def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
     """A memory card for a fact, piece, turn, session or entity of this user."""
-    found = graph.read("inspect_node", user_id=user_id, id=node_id,
-                       norm_name=normalise_name(node_id))
-    if not found:
+    found = store.find_node(graph, user_id, node_id, normalise_name(node_id))
+    if found is None:
         graph.require_user(user_id)
         raise InputError(f"user {user_id!r} has no fact, piece, turn, session or entity {node_id!r}")
-    label, nid = found[0]["label"], found[0]["id"]
+    label, nid = found
     if label == "FactEvent":
-        card = _native(graph.read("inspect_fact", user_id=user_id, id=nid)[0])
+        card = store.fact_card(graph, user_id, nid)
         for src in card["sources"]:
             text, s, e = src.pop("turn_text") or "", src["start"], src["end"]
             support = card["fact"].get("support") or ""
@@ -66,16 +64,16 @@ def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
         card["fact"].pop("embedding", None)
         return {"type": "fact", **card}
     if label == "Entity":
-        card = _native(graph.read("inspect_entity", user_id=user_id, id=nid)[0])
+        card = store.entity_card(graph, user_id, nid)
         card["entity"].pop("embedding", None)
         return {"type": "entity", **card}
     if label == "MessagePiece":
-        piece = _native(graph.read("piece_by_id", user_id=user_id, id=nid)[0])
-        turn = _native(graph.read("inspect_turn", user_id=user_id, id=piece["turn_id"])[0])
+        piece = store.piece(graph, user_id, nid)
+        turn = store.turn_card(graph, user_id, piece["turn_id"])
         turn["turn"].pop("embedding", None)
         return {"type": "piece", "piece": piece, **turn}
     if label == "Turn":
-        card = _native(graph.read("inspect_turn", user_id=user_id, id=nid)[0])
+        card = store.turn_card(graph, user_id, nid)
         card["turn"].pop("embedding", None)
         return {"type": "turn", **card}
     return {"type": label.lower(), "id": nid}

@@ -10,17 +10,19 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from graphmem.cypher import query
-
-from .currency import Link, is_retraction, maintain_currency, slot_key, utc_native
+from .currency import Link, is_retraction, maintain_currency, slot_key
 from .db import Graph
 from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
-from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, stable_id
+from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, TurnRecord, stable_id
 from .relate import RELATABLE_MODALITIES, link_for
 from .segment import extraction_window, pieces_of_turn
+from .store import currency as store_currency
+from .store import sessions as store
+from .store.nodes import Turn
+from .store.time import utc, utc_native
 from .temporal import resolve_time_expression
 
 # Turns longer than this are stored whole but only their first part is segmented and searched
@@ -107,6 +109,22 @@ def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
 
 
 @dataclass
+class AppendReport:
+    """What appending messages to a live session did."""
+
+    session_id: str  # the stored Session id
+    session_source_id: str
+    created: bool  # the session was created by this call
+    added: list[Turn] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)  # source turn ids already stored
+    pieces: int = 0
+    facts: int = 0
+    rejected: int = 0
+    judged_links: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
 class _Plan:
     """Everything one session will write, prepared before the transaction opens."""
 
@@ -120,6 +138,7 @@ class _Plan:
     relations: list[dict[str, Any]]
     report: IngestReport
     currency_links: list[Link] = field(default_factory=list)  # decided by the relation judge
+    appended: bool = False  # new turns of a stored session, not a whole session
 
 
 class Ingestor:
@@ -134,10 +153,12 @@ class Ingestor:
 
     # --- planning (pure: no database) ----------------------------------------------------------
 
-    def plan_session(self, user_id: str, session: SessionRecord) -> _Plan:
+    def plan_session(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
+                     prev_turn_id: str | None = None) -> _Plan:
+        """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones."""
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
-        # Stored as a fixed UTC offset everywhere (see currency.utc_native).
+        # Stored as a fixed UTC offset everywhere (see store.time.utc_native).
         t_s = (session.started_at if session.started_at.tzinfo
                else session.started_at.replace(tzinfo=UTC)).astimezone(UTC)
         session_id = stable_id("session", user_id, session.source_id)
@@ -145,8 +166,8 @@ class Ingestor:
         turns, links, pieces, facts = [], [], [], []
         entities: dict[str, dict[str, Any]] = {}
         roles, relations = [], []
-        prev_id = None
-        for k, rec in enumerate(session.turns, start=1):
+        prev_id = prev_turn_id
+        for k, rec in enumerate(session.turns, start=first_idx):
             source_id = rec.source_id or f"{session.source_id}_{k}"
             turn_id = stable_id("turn", user_id, session.source_id, k)
             turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
@@ -251,9 +272,7 @@ class Ingestor:
         rows = [e for e in plan.entities if e["embedding"] is not None]
         if not rows:
             return
-        found = self.graph.read("entity_resolve", user_id=user_id, entities=rows,
-                                min_cosine=self.options.entity_merge_cosine)
-        alias = {r["id"]: r["existing_id"] for r in found if r["existing_id"]}
+        alias = store.resolve_entities(self.graph, user_id, rows, self.options.entity_merge_cosine)
         if not alias:
             return
         for e in plan.entities:
@@ -279,10 +298,10 @@ class Ingestor:
         rows = [{"id": f["id"], "subject": f["subject"], "predicate": f["predicate"],
                  "slot": f["slot"], "embedding": f["embedding"],
                  "entity_ids": entity_ids.get(f["id"], [])} for f in new]
-        found = self.graph.read("currency_candidates", user_id=user_id, facts=rows,
-                                modalities=sorted(RELATABLE_MODALITIES),
-                                min_cosine=opts.relation_min_cosine, per_way=opts.relation_per_way,
-                                limit=judge.max_candidates)
+        found = store_currency.candidates(
+            self.graph, user_id, rows, modalities=sorted(RELATABLE_MODALITIES),
+            min_cosine=opts.relation_min_cosine, per_way=opts.relation_per_way,
+            limit=judge.max_candidates)
         stored: dict[str, list[dict[str, Any]]] = {}
         for row in found:
             c = {**row, "mentioned_at": utc_native(row["mentioned_at"]),
@@ -315,41 +334,74 @@ class Ingestor:
         sid = plan.session["id"]
 
         def work(tx: Any) -> None:
-            tx.run(query("ingest_session"), user_id=user_id, session=plan.session).consume()
-            tx.run(query("ingest_turns"), user_id=user_id, session_id=sid,
-                   turns=plan.turns).consume()
-            if plan.links:
-                tx.run(query("ingest_turn_links"), user_id=user_id, links=plan.links).consume()
-            tx.run(query("ingest_pieces"), user_id=user_id, session_id=sid,
-                   pieces=plan.pieces).consume()
-            if plan.entities:
-                tx.run(query("ingest_entities"), user_id=user_id,
-                       entities=plan.entities).consume()
-            if plan.facts:
-                tx.run(query("ingest_facts"), user_id=user_id, session_id=sid,
-                       facts=plan.facts).consume()
-            if plan.roles:
-                tx.run(query("ingest_roles"), user_id=user_id, roles=plan.roles).consume()
-            if plan.relations:
-                tx.run(query("ingest_relations"), user_id=user_id, relations=plan.relations).consume()
+            if plan.appended:
+                store.grow_session(tx, user_id, plan.session, added=len(plan.turns))
+            else:
+                store.write_session(tx, user_id, plan.session)
+            store.write_turns(tx, user_id, sid, plan.turns, plan.links)
+            store.write_pieces(tx, user_id, sid, plan.pieces)
+            store.write_facts(tx, user_id, sid, plan.facts, plan.entities, plan.roles,
+                              plan.relations)
             if self.options.currency:
+                # Only the slots the new facts touch are re-decided.
                 slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
                 if slots:
                     maintain_currency(tx, user_id, slots)
                 if plan.currency_links:
-                    tx.run(query("currency_link"), user_id=user_id,
-                           decided_by=self.options.relation_judge.name,
-                           links=[vars(x) for x in plan.currency_links]).consume()
-                    tx.run(query("currency_overlay"), user_id=user_id,
-                           ids=sorted({x.target for x in plan.currency_links})).consume()
+                    store_currency.link(tx, user_id, self.options.relation_judge.name,
+                                        [vars(x) for x in plan.currency_links])
+                    store_currency.overlay(tx, user_id,
+                                           sorted({x.target for x in plan.currency_links}))
 
         with self.graph.session() as s:
             s.execute_write(work)
 
     def _already_ingested(self, user_id: str, session: SessionRecord) -> bool:
-        rows = self.graph.read("session_exists", user_id=user_id,
-                               session_id=stable_id("session", user_id, session.source_id))
-        return bool(rows) and rows[0]["content_hash"] == _content_hash(session)
+        stored = store.session(self.graph, user_id, stable_id("session", user_id, session.source_id))
+        return stored is not None and stored.content_hash == _content_hash(session)
+
+    def append(self, user_id: str, session_source_id: str, turns: list[TurnRecord], *,
+               session_time: datetime | None = None) -> AppendReport:
+        """Write new turns after the stored turns of one session (created on first use, starting
+        at `session_time`, default now). Turns whose source id the session already holds are
+        left alone, so re-sending a message changes nothing; the session's other turns are not
+        touched, and currency is re-decided only for the slots the new facts compete in. Callers
+        serialise appends to one session (`Memory` holds a lock per session)."""
+        started = time.perf_counter()
+        sid = stable_id("session", user_id, session_source_id)
+        stored = store.session(self.graph, user_id, sid)
+        ids = [t.source_id for t in turns if t.source_id]
+        known = store.known_turn_sources(self.graph, user_id, sid, ids) if stored and ids else set()
+        out = AppendReport(sid, session_source_id, created=stored is None)
+        fresh, seen = [], set(known)
+        for t in turns:
+            if t.source_id and t.source_id in seen:
+                out.unchanged.append(t.source_id)
+                continue
+            if t.source_id:
+                seen.add(t.source_id)
+            fresh.append(t)
+        if not fresh:
+            out.seconds = time.perf_counter() - started
+            return out
+        count = stored.turn_count if stored else 0
+        t_s = stored.started_at if stored and stored.started_at else (
+            utc(session_time) or datetime.now(UTC))
+        prev = stable_id("turn", user_id, session_source_id, count) if count else None
+        plan = self.plan_session(user_id, SessionRecord(session_source_id, t_s, fresh),
+                                 first_idx=count + 1, prev_turn_id=prev)
+        plan.appended = True
+        self._embed([plan])
+        self._resolve_entities(user_id, plan)
+        self._relate(user_id, plan)
+        self._write(user_id, plan)
+        at = utc(t_s)
+        out.added = [Turn(t["id"], sid, t["source_id"], t["idx"], t["role"], t["text"],
+                          t["speaker"], at) for t in plan.turns]
+        out.pieces, out.facts = plan.report.pieces, plan.report.facts
+        out.rejected, out.judged_links = plan.report.rejected, plan.report.judged_links
+        out.seconds = time.perf_counter() - started
+        return out
 
     def ingest_transcript(self, transcript: Transcript,
                           on_session: Callable[[IngestReport], None] | None = None

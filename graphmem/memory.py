@@ -1,19 +1,32 @@
-"""The one entry point for agents: add transcripts, search, count, forget — per user."""
+"""The one entry point for agents and for every door (CLI, HTTP, MCP): ingest transcripts, append
+messages live, search, facts over time, timelines, memory cards, answers, stats, forget — per user."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 from datetime import datetime
+from typing import Any
+
+from neo4j.exceptions import DriverError, Neo4jError
 
 from .answer import Answer, Answerer
+from .config import Settings
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import UnknownUser
+from .errors import InputError, UnknownUser
 from .extract import Extractor, OfflineExtractor
-from .ingest import IngestOptions, Ingestor, IngestReport
+from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
-from .models import Evidence, Transcript
+from .models import Evidence, Transcript, TurnRecord
 from .retrieval import RetrievalConfig, Retriever, SearchResult
+from .store import admin
+from .store import answer as store_answer
+from .store.nodes import FactEvent
+
+MAX_APPEND_TURNS = 100  # messages in one append call
+_LOCKS = 64  # appends to one session are serialised by one of these (striped by session)
 
 
 class Memory:
@@ -21,29 +34,118 @@ class Memory:
 
     def __init__(self, graph: Graph | None = None, *, extractor: Extractor | None = None,
                  embedder: Embedder | None = None, options: IngestOptions | None = None,
-                 llm: LLMClient | None = None):
-        """`llm`: the OpenAI-compatible client `answer` uses; None answers extractively."""
+                 llm: LLMClient | None = None, ingest_llm: LLMClient | None = None):
+        """`llm`: the OpenAI-compatible client `answer` uses; None answers extractively.
+        `ingest_llm`: the client extraction and relation judging use, if any (for its usage)."""
         self.llm = llm
+        self.ingest_llm = ingest_llm
         self.graph = graph or Graph.connect()
         self.extractor = extractor or OfflineExtractor()
         self._embedder = embedder
         self.options = options or IngestOptions()
         self._retriever: Retriever | None = None
+        self._lazy = threading.RLock()
+        self._append_locks = [threading.Lock() for _ in range(_LOCKS)]
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, *, graph: Graph | None = None,
+                      extractor: str = "offline", relations: str = "auto",
+                      answer_llm: bool = True, options: IngestOptions | None = None,
+                      embedder: Embedder | None = None,
+                      echo: Callable[[str], None] = lambda _m: None,
+                      retry_s: float = 15) -> Memory:
+        """A Memory composed from settings and the GRAPHMEM_LLM_* environment: the extractor
+        (offline | llm), who judges relations (auto | rules | llm) and, with `answer_llm`, the
+        answering client. Configuration errors are raised before any connection."""
+        from .compose import ingest_parts, llm_client
+
+        parts = ingest_parts(extractor, relations)
+        answering = llm_client() if answer_llm else None
+        opts = replace(options or IngestOptions(), relation_judge=parts.relation_judge)
+        graph = graph or Graph.connect(settings, echo=echo, retry_s=retry_s)
+        return cls(graph, extractor=parts.extractor, embedder=embedder, options=opts,
+                   llm=answering, ingest_llm=parts.client)
 
     @property
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            self._embedder = default_embedder()
+            with self._lazy:
+                if self._embedder is None:
+                    self._embedder = default_embedder()
         return self._embedder
-
-    def ingest(self, transcripts: Iterable[Transcript]) -> IngestReport:
-        return Ingestor(self.graph, self.extractor, self.embedder, self.options).ingest(transcripts)
 
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
-            self._retriever = Retriever(self.graph, self.embedder)
+            with self._lazy:
+                if self._retriever is None:
+                    self._retriever = Retriever(self.graph, self.embedder)
         return self._retriever
+
+    def warm(self) -> None:
+        """Load the embedder and let Neo4j plan the search queries now (a server does this once
+        at start-up, so that its first request is not the slow one)."""
+        self.embedder.embed(["warm up"])
+        self.retriever.search("graphmem:warm-up", "where did I live last year?", k=1)
+
+    def readiness(self) -> dict[str, bool]:
+        """Is Neo4j reachable, every schema migration applied, the embedding model loaded?"""
+        from graphmem.schema import migrations
+
+        from .migrate import applied_versions
+
+        model = self._embedder is not None
+        try:
+            versions = applied_versions(self.graph)
+        except (Neo4jError, DriverError, OSError):
+            return {"neo4j": False, "schema": False, "model": model}
+        return {"neo4j": True, "schema": all(m.version in versions for m in migrations()),
+                "model": model}
+
+    def _ingestor(self, options: IngestOptions | None = None) -> Ingestor:
+        return Ingestor(self.graph, self.extractor, self.embedder, options or self.options)
+
+    # --- writing ---------------------------------------------------------------------------------
+
+    def ingest(self, transcripts: Iterable[Transcript],
+               on_session: Callable[[IngestReport], None] | None = None, *,
+               verbose: bool = False) -> IngestReport:
+        """Whole transcripts: one transaction per session; re-running changes nothing."""
+        options = replace(self.options, verbose=True) if verbose else None
+        return self._ingestor(options).ingest(transcripts, on_session)
+
+    def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
+               session_time: datetime | None = None) -> AppendReport:
+        """Append messages to one session of a user, live (the user and the session are created
+        on first use, the session starting at `session_time`, default now). `session_id` is the
+        source's session id; a message whose `source_id` the session already holds is skipped,
+        so re-sending it changes nothing. Only the new turns are processed."""
+        if not isinstance(user_id, str) or not user_id.strip():
+            raise InputError("user_id is empty")
+        if not isinstance(session_id, str) or not session_id.strip():
+            raise InputError("session_id is empty")
+        turns = list(messages)
+        if not turns:
+            raise InputError("no messages to append")
+        if len(turns) > MAX_APPEND_TURNS:
+            raise InputError(f"at most {MAX_APPEND_TURNS} messages per append; send them in parts")
+        for i, t in enumerate(turns):
+            if not isinstance(t.text, str) or not t.text.strip():
+                raise InputError(f"message {i} has no text")
+            if not isinstance(t.role, str) or not t.role.strip():
+                raise InputError(f"message {i} has no role")
+        lock = self._append_locks[hash((user_id, session_id)) % _LOCKS]
+        with lock:
+            return self._ingestor().append(user_id, session_id, turns, session_time=session_time)
+
+    def forget(self, user_id: str) -> int:
+        """Delete every node of one user (and nothing else); the number of nodes deleted."""
+        return self.graph.forget_user(user_id)
+
+    # --- reading ---------------------------------------------------------------------------------
+
+    def require_user(self, user_id: str) -> None:
+        self.graph.require_user(user_id)
 
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = 10,
@@ -59,21 +161,61 @@ class Memory:
         return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                      k=k, config=config)
 
-    def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
-               budget: int = 4, reader_llm: LLMClient | None = None) -> Answer:
-        """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
-        trace, tokens and cost; extractive and labelled so when no LLM is configured."""
-        return Answerer(self, self.llm, reader_client=reader_llm, budget=budget).answer(
-            user_id, question, question_date)
+    def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
+              history: bool = False, limit: int = 1000) -> list[FactEvent]:
+        """The current facts, the facts valid at `as_of`, or (`history`) every version."""
+        from .history import current_facts
+
+        return current_facts(self.graph, user_id, as_of, predicate=predicate, history=history,
+                             limit=limit)
+
+    def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
+                 since: datetime | None = None, until: datetime | None = None,
+                 limit: int = 1000) -> list[FactEvent]:
+        """The ordered history of facts with their changes (about an entity / predicate / period)."""
+        from .history import fact_timeline
+
+        return fact_timeline(self.graph, user_id, entity=entity, predicate=predicate,
+                             since=since, until=until, limit=limit)
+
+    def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
+        """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
+        from .history import inspect
+
+        return inspect(self.graph, user_id, node_id)
+
+    def turns(self, user_id: str, turn_ids: list[str]) -> list[dict[str, Any]]:
+        return store_answer.turns_by_id(self.graph, user_id, turn_ids)
+
+    def session_window(self, user_id: str, turn_id: str, window: int) -> list[dict[str, Any]]:
+        return store_answer.session_window(self.graph, user_id, turn_id, window)
+
+    def cypher_read(self, user_id: str, statement: str,
+                    params: dict[str, Any] | None = None) -> dict[str, Any]:
+        from .answer.cypher_read import cypher_read
+
+        return cypher_read(self.graph, user_id, statement, params)
 
     def stats(self, user_id: str | None = None) -> dict[str, int]:
-        row = self.graph.read("stats", user_id=user_id)[0]
+        row = admin.stats(self.graph, user_id)
         if user_id is not None and row["users"] == 0:
             raise UnknownUser(f"no memory for user {user_id!r}")
         return row
 
-    def forget(self, user_id: str) -> int:
-        return self.graph.forget_user(user_id)
+    def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
+               budget: int = 4, reader_llm: LLMClient | None = None,
+               offline: bool = False) -> Answer:
+        """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
+        trace, tokens and cost; extractive and labelled so when no LLM is configured."""
+        client = None if offline else self.llm
+        return Answerer(self, client, reader_client=reader_llm, budget=budget).answer(
+            user_id, question, question_date)
 
     def close(self) -> None:
         self.graph.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -10,6 +10,7 @@ from neo4j.exceptions import Neo4jError
 from graphmem.schema import migrations
 
 from .errors import SchemaError
+from .store import admin as store
 
 if TYPE_CHECKING:
     from .db import Graph
@@ -22,7 +23,7 @@ class SchemaReport:
 
 
 def applied_versions(graph: Graph) -> set[int]:
-    return {row["version"] for row in graph.read("schema_applied_versions")}
+    return store.applied_versions(graph)
 
 
 def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 300) -> SchemaReport:
@@ -50,7 +51,7 @@ def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 3
                     f"schema migration {m.version:04d}_{m.name} failed on:\n{statement}\n"
                     f"{exc.code}: {exc.message}"
                 ) from None
-        graph.write("schema_record_version", version=m.version, name=m.name)
+        store.record_version(graph, m.version, m.name)
         applied.append(f"{m.version:04d}_{m.name}")
     graph.run_statement(f"CALL db.awaitIndexes({int(await_s)})")
     return SchemaReport(applied, latest)
@@ -58,7 +59,5 @@ def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 3
 
 def schema_status(graph: Graph) -> dict[str, Any]:
     return {
-        "versions": graph.read("schema_applied_versions"),
-        "constraints": graph.read("schema_list_constraints"),
-        "indexes": graph.read("schema_list_indexes"),
+        **store.schema_listing(graph),
     }

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.cypher import query
 from graphmem.models import stable_id
+from graphmem.store import admin
 
 
 def _plan(user_id: str, parts: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -54,15 +54,14 @@ def _plan(user_id: str, parts: dict[str, list[dict[str, Any]]]) -> dict[str, Any
 def migrate(graph: Any) -> dict[str, int]:
     """Re-key every user; returns how many nodes of each label got a new id."""
     totals = {"users": 0, "sessions": 0, "turns": 0, "pieces": 0, "facts": 0, "entities": 0}
-    for row in graph.read("migrate_users"):
-        user_id = row["user_id"]
+    for user_id in admin.all_user_ids(graph):
 
         def work(tx: Any, user_id: str = user_id) -> dict[str, Any] | None:
-            parts = tx.run(query("migrate_id_parts"), user_id=user_id).single().data()
+            parts = admin.id_parts(tx, user_id)
             plan = _plan(user_id, parts)
             if not any(plan[k] for k in ("sessions", "turns", "pieces", "facts", "entities")):
                 return None
-            return tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()
+            return admin.rekey(tx, user_id, plan)
 
         with graph.session() as session:
             done = session.execute_write(work)

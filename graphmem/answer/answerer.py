@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..llm.client import LLMClient, LLMRequestRejected, Usage
 from ..prompts import answer as prompts
 from .pool import EvidencePool, PoolTurn, day
+from .protocol import MemoryAccess
 from .tools import ToolBox, ToolError, result_text
 
 MAX_QUESTION_CHARS = 4000
@@ -106,7 +107,7 @@ def resolve_citations(text: str, pool: EvidencePool) -> tuple[str, list[PoolTurn
 class Answerer:
     """Answers questions from one Memory; `client` None means offline (extractive) answers."""
 
-    def __init__(self, memory: Any, client: LLMClient | None = None, *,
+    def __init__(self, memory: MemoryAccess, client: LLMClient | None = None, *,
                  reader_client: LLMClient | None = None, budget: int = 4,
                  retrieval_k: int = 10, reader_turns: int = 16, max_calls_per_step: int = 4):
         self.memory = memory
@@ -122,7 +123,7 @@ class Answerer:
             raise InputError("the question is empty")
         question = question.strip()[:MAX_QUESTION_CHARS]
         started = time.perf_counter()
-        self.memory.graph.require_user(user_id)
+        self.memory.require_user(user_id)
         qdate = question_date or datetime.now(UTC)
         pool = self._initial_pool(user_id, question, qdate)
         if self.client is None:
@@ -134,7 +135,7 @@ class Answerer:
 
     def _initial_pool(self, user_id: str, question: str, qdate: datetime) -> EvidencePool:
         """E ← Retrieve(q, M_u): the fused search's turns, with their facts."""
-        pool = EvidencePool(self.memory.graph, user_id)
+        pool = EvidencePool(self.memory, user_id)
         pool.add_evidence(self.memory.search(user_id, question, question_date=qdate,
                                              k=self.retrieval_k))
         return pool

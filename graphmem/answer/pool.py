@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..currency import utc_native
-from ..db import Graph
 from ..models import Evidence
+from ..store.time import utc_native
+
+if TYPE_CHECKING:
+    from .protocol import MemoryAccess
 
 
 def day(value: datetime | None) -> str:
@@ -52,8 +54,8 @@ class PoolTurn:
 
 
 class EvidencePool:
-    def __init__(self, graph: Graph, user_id: str):
-        self.graph = graph
+    def __init__(self, memory: MemoryAccess, user_id: str):
+        self.memory = memory
         self.user_id = user_id
         self.turns: dict[str, PoolTurn] = {}  # by stored turn id
         self.handles: dict[str, str] = {}  # handle -> stored turn id
@@ -89,7 +91,7 @@ class EvidencePool:
     def add_turn_ids(self, turn_ids: list[str]) -> list[PoolTurn]:
         missing = [t for t in dict.fromkeys(turn_ids) if t and t not in self.turns]
         if missing:
-            rows = self.graph.read("answer_turns", user_id=self.user_id, turn_ids=missing)
+            rows = self.memory.turns(self.user_id, missing)
             by_id = {r["turn_id"]: r for r in rows}
             self.add_rows([by_id[t] for t in missing if t in by_id])
         return [self.turns[t] for t in dict.fromkeys(turn_ids) if t in self.turns]

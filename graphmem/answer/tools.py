@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import GraphmemError, InputError
-from ..history import inspect, timeline
 from . import compute as calc
-from .cypher_read import CypherRefused, cypher_read
+from .cypher_read import CypherRefused
 from .pool import EvidencePool, day
+from .protocol import MemoryAccess
 
 MAX_RESULT_CHARS = 4000
 
@@ -34,7 +34,7 @@ def _brief(turns: list[Any]) -> list[str]:
 
 
 class ToolBox:
-    def __init__(self, memory: Any, user_id: str, pool: EvidencePool,
+    def __init__(self, memory: MemoryAccess, user_id: str, pool: EvidencePool,
                  question_date: datetime | None, search_k: int = 8):
         self.memory = memory
         self.user_id = user_id
@@ -75,7 +75,7 @@ class ToolBox:
         if not isinstance(id, str) or not id.strip():
             raise ToolError("id must be a non-empty string")
         turn = self.pool.resolve(id)
-        card = inspect(self.memory.graph, self.user_id, turn.turn_id if turn else id)
+        card = self.memory.inspect(self.user_id, turn.turn_id if turn else id)
         return card
 
     def tool_session_expand(self, turn: str, window: int | None = None) -> Any:
@@ -83,23 +83,22 @@ class ToolBox:
         if found is None:
             raise ToolError(f"{turn!r} is not a turn of the pool; use a handle such as T1")
         window = max(1, min(int(window or 8), 30))
-        rows = self.memory.graph.read("session_turns", user_id=self.user_id,
-                                      turn_id=found.turn_id, window=window)
+        rows = self.memory.session_window(self.user_id, found.turn_id, window)
         return {"turns": _brief(self.pool.add_rows(rows))}
 
     def tool_timeline(self, predicate: str | None = None, entity: str | None = None,
                       since: str | None = None, until: str | None = None) -> Any:
         if not predicate and not entity:
             raise ToolError("give a predicate, an entity, or both")
-        rows = timeline(self.memory.graph, self.user_id, entity=entity, predicate=predicate,
-                        since=_when(since, "since"), until=_when(until, "until"), limit=40)
+        rows = self.memory.timeline(self.user_id, entity=entity, predicate=predicate,
+                                    since=_when(since, "since"), until=_when(until, "until"),
+                                    limit=40)
         turns = {t.turn_id: t for t in self.pool.add_turn_ids(
-            [r["turn_node_id"] for r in rows if r.get("turn_node_id")])}
+            [r.turn_id for r in rows if r.turn_id])}
         return {"facts": [
-            {"turn": f"turn:{turns[r['turn_node_id']].handle}" if r.get("turn_node_id") in turns
-             else None, "text": r["text"], "status": r["status"],
-             "valid_from": day(r["valid_from"]), "valid_until": day(r["valid_until"])
-             if r["valid_until"] else None} for r in rows]}
+            {"turn": f"turn:{turns[r.turn_id].handle}" if r.turn_id in turns else None,
+             "text": r.text, "status": r.status, "valid_from": day(r.valid_from),
+             "valid_until": day(r.valid_until) if r.valid_until else None} for r in rows]}
 
     def tool_count(self, items: list[Any], distinct: bool = True) -> Any:
         result = calc.count(items, distinct)
@@ -131,7 +130,7 @@ class ToolBox:
 
     def tool_cypher_read(self, query: str, params: dict[str, Any] | None = None) -> Any:
         try:
-            return cypher_read(self.memory.graph, self.user_id, query, params)
+            return self.memory.cypher_read(self.user_id, query, params)
         except CypherRefused as error:
             raise ToolError(f"refused: {error}") from None
 

@@ -7,12 +7,14 @@ import json
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..db import Graph
-from ..errors import ConfigError, GraphmemError
+from ..errors import GraphmemError
+
+if TYPE_CHECKING:
+    from ..memory import Memory
 
 
 def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,12 +31,35 @@ def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+class LazyChoice(click.Choice):
+    """A Choice whose values come from their one declaration, read only when needed (help, or a
+    value given): importing it up front would load the Neo4j driver for every command."""
+
+    def __init__(self, load: Callable[[], list[str]]):
+        self._load, self._loaded = load, None
+        super().__init__([])
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        if self._loaded is None:
+            self._loaded = tuple(self._load())
+        return self._loaded
+
+    @choices.setter
+    def choices(self, _value: object) -> None:
+        pass
+
+
 def _echo_err(msg: str) -> None:
     click.echo(msg, err=True)
 
 
-def connect() -> Graph:
-    return Graph.connect(echo=_echo_err)
+def open_memory(**composition: Any) -> Memory:
+    """The Memory the commands work on (`Memory.from_settings` composes it); progress of starting
+    the managed Neo4j goes to stderr."""
+    from ..memory import Memory
+
+    return Memory.from_settings(echo=_echo_err, **composition)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -63,19 +88,12 @@ def _parse_when(value: str | None, name: str) -> datetime | None:
 
 
 def _day(value: Any) -> str:
+    if isinstance(value, str):  # an ISO time from a server's JSON
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return "…"
     return value.isoformat()[:16].replace("T", " ") if isinstance(value, datetime) else "…"
-
-
-def _llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_") -> Any:
-    """The LLM client configured by `<prefix>*` variables; None when there is none, unless
-    `needed_by` names what requires one (then a ConfigError saying what to set)."""
-    from ..llm import LLMClient, LLMConfig
-
-    config = LLMConfig.from_env(prefix=prefix)
-    if config is None and needed_by:
-        raise ConfigError(f"{needed_by} needs an OpenAI-compatible endpoint: set {prefix}BASE_URL "
-                          f"and {prefix}MODEL (and {prefix}API_KEY if it needs one)")
-    return LLMClient(config) if config else None
 
 
 def _ingest_progress(disable: bool) -> tuple[Any, Callable[[Any], None]]:
@@ -98,8 +116,16 @@ def _ingest_progress(disable: bool) -> tuple[Any, Callable[[Any], None]]:
     return bar, tick
 
 
+def _plain(v: Any) -> Any:
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    if hasattr(v, "to_dict"):
+        return v.to_dict()
+    return str(v)
+
+
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, default=lambda v: v.isoformat() if hasattr(v, "isoformat") else str(v))
+    return json.dumps(obj, default=_plain)
 
 
 # --- bench -------------------------------------------------------------------------------------
@@ -111,7 +137,7 @@ def bench() -> None:
 
 
 # The commands register themselves on `main` and `bench` when their modules are imported.
-from . import admin, answering, benchmarks, ingesting, reading  # noqa: E402,F401
+from . import admin, answering, benchmarks, ingesting, reading, serving  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -9,8 +9,6 @@ import click
 
 from .. import localneo4j
 from ..config import Settings
-from ..db import Graph
-from ..migrate import apply_schema, schema_status
 from . import _echo_err, _fail_cleanly, main
 
 # --- neo4j -----------------------------------------------------------------------------------
@@ -111,6 +109,9 @@ def schema() -> None:
 @_fail_cleanly
 def schema_apply() -> None:
     """Apply pending migrations (idempotent) and wait for indexes to come online."""
+    from ..db import Graph
+    from ..migrate import apply_schema
+
     with Graph.connect(ensure_schema=False, echo=_echo_err) as g:
         report = apply_schema(g)
     if report.applied:
@@ -123,6 +124,9 @@ def schema_apply() -> None:
 @_fail_cleanly
 def schema_status_cmd(as_json: bool) -> None:
     """List the schema version, constraints and indexes."""
+    from ..db import Graph
+    from ..migrate import schema_status
+
     with Graph.connect(ensure_schema=False, echo=_echo_err) as g:
         st = schema_status(g)
         server = g.server_version()

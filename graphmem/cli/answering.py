@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import _dump, _echo_err, _fail_cleanly, _llm_client, _parse_when, bench, connect, main
+from . import _dump, _echo_err, _fail_cleanly, _parse_when, bench, main, open_memory
 
 
 @main.command()
@@ -24,14 +24,21 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
 
     With GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL set, a planner gathers evidence with tools
     and a reader writes the answer; otherwise the answer is the best evidence itself, labelled as
-    not generated."""
-    from ..memory import Memory
+    not generated. With GRAPHMEM_URL set, a running `graphmem serve` answers (its LLM settings
+    apply)."""
+    from ..answer import Answer, Citation
+    from ..client import RemoteMemory
 
-    client = None if offline else _llm_client()
-    with connect() as g:
-        ans = Memory(g, llm=client).answer(
-            user, question, question_date=_parse_when(question_date, "--question-date"),
-            budget=budget)
+    qdate = _parse_when(question_date, "--question-date")
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        with remote:
+            got = remote.answer(user, question, question_date=qdate, budget=budget,
+                                offline=offline, trace=True)
+        ans = Answer(**{**got, "citations": [Citation(**c) for c in got["citations"]]})
+    else:
+        with open_memory(answer_llm=not offline) as mem:
+            ans = mem.answer(user, question, question_date=qdate, budget=budget)
     if as_json:
         out = ans.to_dict()
         if not trace:
@@ -78,11 +85,12 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
 def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
     """Answer, judge (LongMemEval's yes/no prompts) and cost every question."""
     from ..bench.qa import markdown, run_qa_bench
+    from ..compose import llm_client
 
     client = judge = None
     if not dry_run:
-        client = _llm_client("bench qa (without --dry-run)")
-        judge = _llm_client(prefix="GRAPHMEM_JUDGE_") or client
+        client = llm_client("bench qa (without --dry-run)")
+        judge = llm_client(prefix="GRAPHMEM_JUDGE_") or client
     results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
                            answer_client=client, judge_client=judge, budget=budget,
                            paper=Path(paper) if paper else None, echo=_echo_err)

@@ -6,35 +6,25 @@ import json
 
 import click
 
-from ..errors import UnknownUser
-from . import _fail_cleanly, _ingest_progress, _llm_client, connect, main
+from ..compose import EXTRACTORS, RELATIONS
+from ..errors import ConfigError, UnknownUser
+from ..loaders import FORMATS
+from . import _fail_cleanly, _ingest_progress, main, open_memory
 
 # --- ingest / stats / forget -------------------------------------------------------------------
-
-
-def _make_extractor(name: str, client):
-    from ..extract import OfflineExtractor
-
-    if name == "offline":
-        return OfflineExtractor()
-    from ..extract.llm import LLMExtractor
-
-    return LLMExtractor(client)
 
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(["auto", "longmemeval", "locomo", "jsonl", "openai"]))
+              type=click.Choice(["auto", *FORMATS]))
 @click.option("--user", default=None,
               help="Only this user (the owner's id, required, for --format openai).")
 @click.option("--session", default=None, help="Session id (--format openai).")
 @click.option("--session-time", default=None, help="Session start time (--format openai).")
 @click.option("--limit", type=int, default=None, help="Ingest at most N users.")
-@click.option("--extractor", default="offline", show_default=True,
-              type=click.Choice(["offline", "llm"]))
-@click.option("--relations", default="auto", show_default=True,
-              type=click.Choice(["auto", "rules", "llm"]),
+@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS))
+@click.option("--relations", default="auto", show_default=True, type=click.Choice(RELATIONS),
               help="Who decides SUPERSEDES/UPDATES/CONTRADICTS beyond the slot rules: the LLM "
                    "(auto: when --extractor llm) or nobody (rules only).")
 @click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")
@@ -42,30 +32,35 @@ def _make_extractor(name: str, client):
 @_fail_cleanly
 def ingest(path, fmt, user, session, session_time, limit, extractor, relations, verbose,
            as_json) -> None:
-    """Load a transcript file into memory (sessions, turns, pieces, facts, entities)."""
+    """Load a transcript file into memory (sessions, turns, pieces, facts, entities).
 
-    from ..embed import default_embedder
-    from ..ingest import IngestOptions, Ingestor
+    With GRAPHMEM_URL set, the file is sent to a running `graphmem serve` (for one --user; the
+    server's extractor settings apply)."""
+    from ..client import RemoteMemory
     from ..loaders import load
+
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        if not user:
+            raise ConfigError("with GRAPHMEM_URL set, give --user: a server ingests one user's "
+                              "memory per upload")
+        if limit is not None or extractor != "offline" or relations != "auto":
+            raise ConfigError("with GRAPHMEM_URL set, --limit, --extractor and --relations do not "
+                              "apply (the server's settings do); unset GRAPHMEM_URL to use them")
+        with remote:
+            summary = remote.upload(user, path, fmt, session=session, session_time=session_time)
+        click.echo(json.dumps(summary) if as_json else
+                   " ".join(f"{k}={v}" for k, v in summary.items()))
+        return
 
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
                        limit=limit)
-    # Configuration errors come before any connection.
-    use_llm = relations == "llm" or (relations == "auto" and extractor == "llm")
-    client = _llm_client("--extractor llm" if extractor == "llm" else "--relations llm") if (
-        use_llm or extractor == "llm") else None
-    chosen = _make_extractor(extractor, client)
-    judge = None
-    if use_llm:
-        from ..relate import LLMRelationJudge
-
-        judge = LLMRelationJudge(client)
-    with connect() as g:
-        ingestor = Ingestor(g, chosen, default_embedder(),
-                            IngestOptions(verbose=verbose, relation_judge=judge))
+    # Configuration errors come before any connection (Memory.from_settings sees to it).
+    with open_memory(extractor=extractor, relations=relations, answer_llm=False) as mem:
         bar, tick = _ingest_progress(disable=as_json)
-        report = ingestor.ingest(transcripts, on_session=tick)
+        report = mem.ingest(transcripts, on_session=tick, verbose=verbose)
         bar.close()
+        client = mem.ingest_llm
     load_report = getattr(transcripts, "report", None)
     summary = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged",
                                                "turns", "pieces", "facts", "rejected",
@@ -94,10 +89,11 @@ def ingest(path, fmt, user, session, session_time, limit, extractor, relations, 
 @_fail_cleanly
 def stats(user, as_json) -> None:
     """Count users, sessions, turns, pieces, facts and entities in the database."""
-    with connect() as g:
-        row = g.read("stats", user_id=user)[0]
-    if user and row["users"] == 0:
-        raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals")
+    with open_memory(answer_llm=False) as mem:
+        try:
+            row = mem.stats(user)
+        except UnknownUser:
+            raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals") from None
     click.echo(json.dumps(row) if as_json else " ".join(f"{k}={v}" for k, v in row.items()))
 
 
@@ -109,8 +105,8 @@ def forget(user, yes) -> None:
     """Delete everything of one user, and nothing else."""
     if not yes:
         click.confirm(f"Delete all memory of user {user!r}?", abort=True)
-    with connect() as g:
-        deleted = g.forget_user(user)
+    with open_memory(answer_llm=False) as mem:
+        deleted = mem.forget(user)
     if deleted == 0:
         raise UnknownUser(f"no memory for user {user!r}; nothing deleted")
     click.echo(f"deleted {deleted} nodes of user {user!r}")

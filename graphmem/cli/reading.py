@@ -6,7 +6,13 @@ from typing import Any
 
 import click
 
-from . import _day, _dump, _fail_cleanly, _parse_when, connect, main
+from . import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
+
+
+def _presets() -> list[str]:
+    from ..retrieval.config import PRESETS
+
+    return list(PRESETS)
 
 
 @main.command()
@@ -14,47 +20,58 @@ from . import _day, _dump, _fail_cleanly, _parse_when, connect, main
 @click.option("--question-date", default=None, help="'Now' for the question (default: now).")
 @click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
-@click.option("--preset", default="fused", show_default=True,
-              type=click.Choice(["fused", "paper", "graph", "bm25", "dense", "rank-bm25"]))
+@click.option("--preset", default=None, show_default="fused", type=LazyChoice(_presets))
 @click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
 @click.argument("query")
 @_fail_cleanly
 def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
-    """Search one user's memory and print ranked evidence with its source turn ids."""
-    from ..memory import Memory
+    """Search one user's memory and print ranked evidence with its source turn ids.
 
-    with connect() as g:
-        mem = Memory(g)
-        g.require_user(user)
-        res = mem.search_full(user, query, question_date=_parse_when(question_date, "--question-date"),
-                              as_of=_parse_when(as_of, "--as-of"), k=k, config=preset)
+    With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
+    from ..client import RemoteMemory
+
+    preset = preset or "fused"
+    qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        with remote:
+            out = remote.search(user, query, question_date=qdate, as_of=at, k=k, preset=preset,
+                                explain=explain)
+    else:
+        with open_memory(answer_llm=False) as mem:
+            mem.require_user(user)
+            out = mem.search_full(user, query, question_date=qdate, as_of=at, k=k,
+                                  config=preset).to_dict(explain=explain)
     if as_json:
-        out: dict[str, Any] = {"results": [dict(vars(e), source_id=e.source_id) for e in res.evidence],
-                               "timings_ms": res.timings_ms}
-        if explain:
-            out["hits"] = [vars(h) for h in res.hits]
         click.echo(_dump(out))
         return
-    w = res.analysis.intent
-    if w.window or w.direction:
-        window = f"{_day(w.window[0])} → {_day(w.window[1])}" if w.window else None
-        click.echo(f"time intent: window={window} direction={w.direction} present={w.about_present}")
-    if not res.evidence:
+    _print_search(out, explain)
+
+
+def _print_search(out: dict[str, Any], explain: bool) -> None:
+    w = out["intent"]
+    if w["window"] or w["direction"]:
+        window = f"{_day(w['window'][0])} → {_day(w['window'][1])}" if w["window"] else None
+        click.echo(f"time intent: window={window} direction={w['direction']} "
+                   f"present={w['about_present']}")
+    if not out["results"]:
         click.echo("no evidence found")
-    for i, e in enumerate(res.evidence, 1):
-        text = " ".join(e.text.split())
+    for i, e in enumerate(out["results"], 1):
+        text = " ".join(e["text"].split())
         text = text if len(text) <= 160 else text[:157] + "..."
-        status = f" [{e.status}]" if e.status and e.status != "active" else ""
-        click.echo(f"{i:>2}. {e.score:.2f} {e.type:<5} {','.join(e.source_turn_ids[:3]):<14} "
-                   f"{_day(e.mentioned_at)[:10]}{status} {text}")
+        status = f" [{e['status']}]" if e["status"] and e["status"] != "active" else ""
+        click.echo(f"{i:>2}. {e['score']:.2f} {e['type']:<5} "
+                   f"{','.join(e['source_turn_ids'][:3]):<14} "
+                   f"{_day(e['mentioned_at'])[:10]}{status} {text}")
         if explain:
-            click.echo(f"      density={e.density:.2f} time_bonus={e.time_bonus:.2f} "
-                       f"tunnels={','.join(e.tunnels)} heads={len(e.heads)} id={e.id}")
+            click.echo(f"      density={e['density']:.2f} time_bonus={e['time_bonus']:.2f} "
+                       f"tunnels={','.join(e['tunnels'])} heads={len(e['heads'])} id={e['id']}")
     if explain:
-        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in res.timings_ms.items()))
-        for tunnel in sorted({h.tunnel for h in res.hits}):
-            heads = sorted({(h.rank, h.head) for h in res.hits if h.tunnel == tunnel})
+        click.echo("tunnels: " + ", ".join(f"{n} {v:.0f} ms" for n, v in out["timings_ms"].items()))
+        hits = out.get("hits") or []
+        for tunnel in sorted({h["tunnel"] for h in hits}):
+            heads = sorted({(h["rank"], h["head"]) for h in hits if h["tunnel"] == tunnel})
             click.echo(f"  {tunnel}: {len(heads)} heads: " + "; ".join(x[1] for x in heads[:10]))
 
 
@@ -70,19 +87,17 @@ def search(user, question_date, as_of, k, preset, explain, as_json, query) -> No
 @_fail_cleanly
 def facts(user, as_of, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
-    from ..history import facts_as_of
-
-    with connect() as g:
-        g.require_user(user)
-        rows = facts_as_of(g, user, _parse_when(as_of, "--as-of"), predicate=predicate,
-                           history=history)
+    with open_memory(answer_llm=False) as mem:
+        mem.require_user(user)
+        rows = mem.facts(user, _parse_when(as_of, "--as-of"), predicate=predicate,
+                         history=history)
     if as_json:
-        click.echo(_dump(rows))
+        click.echo(_dump([r.to_dict() for r in rows]))
         return
     for r in rows:
-        until = _day(r["valid_until"]) if r["valid_until"] else "now"
-        click.echo(f"{r['status']:<10} {_day(r['valid_from'])} → {until:<16} {r['text']}  "
-                   f"[{', '.join(r['turn_ids'])}]")
+        until = _day(r.valid_until) if r.valid_until else "now"
+        click.echo(f"{r.status:<10} {_day(r.valid_from)} → {until:<16} {r.text}  "
+                   f"[{', '.join(r.source_turn_ids)}]")
     if not rows:
         click.echo("no facts")
 
@@ -97,23 +112,21 @@ def facts(user, as_of, history, predicate, as_json) -> None:
 @_fail_cleanly
 def timeline(user, entity, predicate, since, until, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
-    from ..history import timeline as read_timeline
-
-    with connect() as g:
-        g.require_user(user)
-        rows = read_timeline(g, user, entity=entity, predicate=predicate,
-                             since=_parse_when(since, "--since"),
-                             until=_parse_when(until, "--until"))
+    with open_memory(answer_llm=False) as mem:
+        mem.require_user(user)
+        rows = mem.timeline(user, entity=entity, predicate=predicate,
+                            since=_parse_when(since, "--since"),
+                            until=_parse_when(until, "--until"))
     if as_json:
-        click.echo(_dump(rows))
+        click.echo(_dump([r.to_dict() for r in rows]))
         return
     for r in rows:
-        when = _day(r["occurred_start"] or r["mentioned_at"])
-        until_txt = _day(r["valid_until"]) if r["valid_until"] else "now"
-        change = "".join(f" {c['type']} {c['id']}" for c in r["changes"])
-        click.echo(f"{when}  {r['status']:<10} {r['text']}")
-        click.echo(f"{'':18}valid {_day(r['valid_from'])} → {until_txt}; from "
-                   f"{r['session_id']} turn {r['turn_id']}; {r['id']}{change}")
+        when = _day(r.occurred_start or r.mentioned_at)
+        until_txt = _day(r.valid_until) if r.valid_until else "now"
+        change = "".join(f" {c.type} {c.id}" for c in r.changes)
+        click.echo(f"{when}  {r.status:<10} {r.text}")
+        click.echo(f"{'':18}valid {_day(r.valid_from)} → {until_txt}; from "
+                   f"{r.session_source_id} turn {','.join(r.source_turn_ids)}; {r.id}{change}")
     if not rows:
         click.echo("no facts")
 
@@ -125,10 +138,8 @@ def timeline(user, entity, predicate, since, until, as_json) -> None:
 @_fail_cleanly
 def inspect(user, as_json, node_id) -> None:
     """A memory card for a fact, piece, turn or entity (graphmem id, source turn id or name)."""
-    from ..history import inspect as read_card
-
-    with connect() as g:
-        card = read_card(g, user, node_id)
+    with open_memory(answer_llm=False) as mem:
+        card = mem.inspect(user, node_id)
     if as_json:
         click.echo(_dump(card))
         return

@@ -284,8 +284,12 @@ def start(settings: LocalNeo4jSettings, echo=print) -> ServerState:
         str(settings.home), settings.host, str(settings.bolt_port), str(settings.http_port),
         str(settings.page_cache_mb * 1024 * 1024),
     ]
+    env = dict(os.environ)
+    env.pop("GRAPHMEM_NEO4J_AUTH_PASSWORD", None)
+    if settings.auth_password:
+        env["GRAPHMEM_NEO4J_AUTH_PASSWORD"] = settings.auth_password
     with open(out_path, "w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + settings.start_timeout_s
     bolt = http = None

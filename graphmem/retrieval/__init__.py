@@ -11,6 +11,8 @@ from ..db import Graph
 from ..embed import Embedder
 from ..errors import InputError
 from ..models import Evidence
+from ..store import search as store
+from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
@@ -29,6 +31,18 @@ class SearchResult:
     analysis: QueryAnalysis
     hits: list[Hit] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        """The result as the CLI's --json and the HTTP API give it (hits only with `explain`)."""
+        w = self.analysis.intent
+        out: dict[str, Any] = {
+            "results": [{**vars(e), "source_id": e.source_id} for e in self.evidence],
+            "intent": {"window": list(w.window) if w.window else None,
+                       "direction": w.direction, "about_present": w.about_present},
+            "timings_ms": self.timings_ms}
+        if explain:
+            out["hits"] = [vars(h) for h in self.hits]
+        return out
 
 
 class Retriever:
@@ -53,7 +67,7 @@ class Retriever:
             ev = [Evidence(id=d["id"], type="turn", text=d["text"], score=s, density=s,
                            tunnels=["rank-bm25"], session_id=d["session_source_id"],
                            source_turn_ids=[d["source_id"]], turn_id=d["id"], role="user",
-                           mentioned_at=d["mentioned_at"].to_native())
+                           mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
         if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
@@ -80,30 +94,27 @@ class Retriever:
     def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:
             return set()
-        rows = self.graph.read("near_duplicates", user_id=user_id, ids=ids, theta=theta)
-        return {frozenset((r["a"], r["b"])) for r in rows}
+        return store.near_duplicates(self.graph, user_id, ids, theta)
 
     def _details(self, user_id: str, candidates: dict[str, Any], as_of: datetime | None,
                  slot_states: bool = False) -> list[dict[str, Any]]:
         by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
         for c in candidates.values():
             by_type[c.type].append(c.id)
-        rows = self.graph.read("evidence_details", user_id=user_id, turn_ids=by_type["turn"],
-                               piece_ids=by_type["piece"], fact_ids=by_type["fact"],
-                               slot_states=slot_states)
+        rows = store.evidence_details(self.graph, user_id, turn_ids=by_type["turn"],
+                                      piece_ids=by_type["piece"], fact_ids=by_type["fact"],
+                                      slot_states=slot_states)
         if as_of is None:
             return rows
-        from ..history import _aware
-
-        at = _aware(as_of)
+        at = utc(as_of)
         kept = []
         for r in rows:
-            if r["mentioned_at"] is not None and r["mentioned_at"].to_native() > at:
+            if r["mentioned_at"] is not None and utc_native(r["mentioned_at"]) > at:
                 continue  # the graph did not know it yet
             if r["type"] == "fact":
                 vf, vu = r["valid_from"], r["valid_until"]
-                if r["status"] == "invalid" or (vf is not None and vf.to_native() > at) or (
-                        vu is not None and vu.to_native() <= at):
+                if r["status"] == "invalid" or (vf is not None and utc_native(vf) > at) or (
+                        vu is not None and utc_native(vu) <= at):
                     continue
                 r = {**r, "status": "active"}  # it was the current version then
             kept.append(r)

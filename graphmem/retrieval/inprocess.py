@@ -7,6 +7,7 @@ from collections import OrderedDict
 from rank_bm25 import BM25Okapi
 
 from ..db import Graph
+from ..store.search import user_turns
 
 
 class InProcessBM25:
@@ -21,7 +22,7 @@ class InProcessBM25:
         if user_id in self.cache:
             self.cache.move_to_end(user_id)
             return self.cache[user_id]
-        docs = self.graph.read("user_turns", user_id=user_id)
+        docs = user_turns(self.graph, user_id)
         bm25 = BM25Okapi([d["text"].lower().split() for d in docs]) if docs else None
         self.cache[user_id] = (bm25, docs)
         if len(self.cache) > self.cache_size:

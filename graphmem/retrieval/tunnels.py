@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..db import Graph
 from ..lucene import escape, terms, user_scoped_query
 from ..models import stable_id
+from ..store import search as store
 from .config import RetrievalConfig
 from .query import QueryAnalysis
 
@@ -57,16 +58,15 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     lucene = user_scoped_query(" ".join(q.keys), user_id)
     if lucene is None:
         return []
-    rows = graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=cfg.fulltext_limit,
-                      heads=cfg.heads)
+    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=cfg.heads)
     return _expand("bm25", rows, user_id, cfg)
 
 
 def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
     if q.embedding is None:
         return []
-    rows = graph.read("tunnel_dense", user_id=user_id, vector=q.embedding, heads=cfg.heads,
-                      min_cosine=cfg.dense_min_cosine)
+    rows = store.dense_heads(graph, user_id, q.embedding, heads=cfg.heads,
+                             min_cosine=cfg.dense_min_cosine)
     return _expand("dense", rows, user_id, cfg)
 
 
@@ -82,16 +82,17 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     nothing = f'+user_id:"{escape(user_id)}" +text:""'  # a valid query that matches nothing
     slot_heads = 1 if q.slots else 0
     entity_heads = max(1, (cfg.heads - slot_heads) // 2)
-    rows = graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene or nothing,
-                      fact_lucene=fact_lucene or nothing, limit=cfg.fulltext_limit,
-                      entity_heads=entity_heads,
-                      fact_heads=max(0, cfg.heads - slot_heads - entity_heads),
-                      fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
-                      hub_degree=cfg.hub_degree)
+    rows = store.graph_hits(graph, user_id, entity_lucene=entity_lucene or nothing,
+                            fact_lucene=fact_lucene or nothing, limit=cfg.fulltext_limit,
+                            entity_heads=entity_heads,
+                            fact_heads=max(0, cfg.heads - slot_heads - entity_heads),
+                            fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
+                            hub_degree=cfg.hub_degree)
     if q.slots:
-        slot_rows = graph.read("tunnel_slots", user_id=user_id, predicates=q.slots,
-                               include_stale=not q.intent.about_present or q.intent.window is not None,
-                               vector=q.embedding, per_head=cfg.per_head)
+        slot_rows = store.slot_hits(
+            graph, user_id, predicates=q.slots,
+            include_stale=not q.intent.about_present or q.intent.window is not None,
+            vector=q.embedding, per_head=cfg.per_head)
         rows += [{"head": "slot:" + "|".join(q.slots), "head_score": 1.0, "id": r["id"],
                   "direct": True, "sim": r["sim"], "turn_id": r["turn_id"]} for r in slot_rows]
     order: dict[str, int] = {}

@@ -1,0 +1,12 @@
+// The user and a live session, created on first use; appended turns join its count. The
+// content hash is cleared: the session no longer mirrors one transcript file.
+MERGE (u:User {id: $user_id})
+  ON CREATE SET u.user_id = $user_id, u.created_at = datetime()
+MERGE (s:Session {id: $session.id, user_id: $user_id})
+  ON CREATE SET s.source_id = $session.source_id,
+                s.started_at = $session.started_at,
+                s.turn_count = 0
+SET s.turn_count = coalesce(s.turn_count, 0) + $added,
+    s.content_hash = null,
+    s.ingested_at = datetime()
+MERGE (u)-[:HAS_SESSION]->(s)

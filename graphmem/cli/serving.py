@@ -1,0 +1,61 @@
+"""`graphmem serve`: the HTTP API over one warm Memory."""
+
+from __future__ import annotations
+
+import ipaddress
+import time
+
+import click
+
+from ..compose import EXTRACTORS, RELATIONS
+from ..errors import ConfigError
+from . import _echo_err, _fail_cleanly, main, open_memory
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8420, show_default=True)
+@click.option("--workers", type=int, default=4, show_default=True,
+              help="Memory calls running at once (embedding is CPU-bound).")
+@click.option("--max-pending", type=int, default=64, show_default=True,
+              help="Requests waiting for a worker before new ones get 503.")
+@click.option("--max-body-mb", type=float, default=16, show_default=True,
+              help="Largest request body (a transcript upload).")
+@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS))
+@click.option("--relations", default="auto", show_default=True, type=click.Choice(RELATIONS))
+@_fail_cleanly
+def serve(host, port, workers, max_pending, max_body_mb, extractor, relations) -> None:
+    """Serve memory over HTTP (JSON under /v1, OpenAPI at /docs), with the model kept warm.
+
+    API keys: GRAPHMEM_API_KEYS="KEY=alice,bob;ADMINKEY=*" and/or GRAPHMEM_API_KEYS_FILE (JSON
+    {"KEY": ["alice"], "ADMINKEY": "*"}). Without keys the server listens on loopback only."""
+    import uvicorn
+
+    from ..server import KeyRing, create_app
+
+    started = time.perf_counter()
+    keys = KeyRing.from_env()
+    if not keys.enabled:
+        if not _loopback(host):
+            raise ConfigError(f"refusing to listen on {host} without API keys: set "
+                              "GRAPHMEM_API_KEYS or GRAPHMEM_API_KEYS_FILE, or use --host 127.0.0.1")
+        _echo_err("graphmem serve: no API keys configured, so loopback only and every user open")
+    mem = open_memory(extractor=extractor, relations=relations, retry_s=2)
+    mem.warm()
+    app = create_app(mem, keys, workers=workers, max_pending=max_pending,
+                     max_body_bytes=int(max_body_mb * 2**20))
+    _echo_err(f"graphmem serve: http://{host}:{port} (docs /docs, ready in "
+              f"{time.perf_counter() - started:.1f} s)")
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    finally:
+        mem.close()

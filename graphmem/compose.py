@@ -1,0 +1,69 @@
+"""Composition from settings, in one place: the LLM clients, the extractor and the relation judge
+that `Memory` works with (the CLI and the servers ask for them by name, never build them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .extract import Extractor
+    from .llm import LLMClient
+
+EXTRACTORS = ("offline", "llm")
+RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
+
+
+def llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_",
+               env: Mapping[str, str] | None = None) -> LLMClient | None:
+    """The LLM client configured by `<prefix>*` variables; None when there is none, unless
+    `needed_by` names what requires one (then a ConfigError saying what to set)."""
+    from .llm import LLMClient, LLMConfig
+
+    config = LLMConfig.from_env(env, prefix=prefix)
+    if config is None and needed_by:
+        raise ConfigError(f"{needed_by} needs an OpenAI-compatible endpoint: set {prefix}BASE_URL "
+                          f"and {prefix}MODEL (and {prefix}API_KEY if it needs one)")
+    return LLMClient(config) if config else None
+
+
+@dataclass
+class IngestParts:
+    """What ingesting uses besides the graph and the embedder."""
+
+    extractor: Extractor
+    relation_judge: object | None
+    client: LLMClient | None  # the client extraction and judging spend tokens on, if any
+
+
+def ingest_parts(extractor: str = "offline", relations: str = "auto",
+                 env: Mapping[str, str] | None = None) -> IngestParts:
+    """The extractor and relation judge named by `extractor` (offline | llm) and `relations`
+    (auto: the LLM judges when it extracts; rules: nobody beyond the slot rules; llm)."""
+    if extractor not in EXTRACTORS:
+        raise ConfigError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
+    if relations not in RELATIONS:
+        raise ConfigError(f"unknown relations {relations!r}; use one of {', '.join(RELATIONS)}")
+    use_judge = relations == "llm" or (relations == "auto" and extractor == "llm")
+    client = None
+    if use_judge or extractor == "llm":
+        client = llm_client("--extractor llm" if extractor == "llm" else "--relations llm",
+                            env=env)
+    chosen: Extractor
+    if extractor == "offline":
+        from .extract import OfflineExtractor
+
+        chosen = OfflineExtractor()
+    else:
+        from .extract.llm import LLMExtractor
+
+        chosen = LLMExtractor(client)
+    judge = None
+    if use_judge:
+        from .relate import LLMRelationJudge
+
+        judge = LLMRelationJudge(client)
+    return IngestParts(chosen, judge, client)

@@ -1,0 +1,264 @@
+"""The routes of `graphmem serve`: each translates HTTP to one `Memory` call, run in a bounded
+worker pool, after checking the caller's API key against the user it names."""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import JSONResponse
+
+from .. import __version__
+from ..errors import InputError
+from ..models import Transcript, TurnRecord
+from ..retrieval.config import PRESETS
+from .auth import Grant, KeyRing
+from .errors import ApiError, BodyLimit, install
+from .schemas import AnswerRequest, AppendRequest, SearchRequest
+
+T = TypeVar("T")
+MAX_ID_CHARS = 256
+
+
+class WorkerPool:
+    """At most `workers` memory calls run at once (embedding is CPU-bound); beyond `max_pending`
+    waiting requests, new ones get 503 instead of piling up."""
+
+    def __init__(self, workers: int, max_pending: int):
+        self.limiter = anyio.CapacityLimiter(max(1, workers))
+        self.max_pending = max_pending
+        self.pending = 0
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if self.pending >= self.max_pending:
+            raise ApiError(503, "busy", "the server is busy; retry shortly", {"Retry-After": "1"})
+        self.pending += 1
+        try:
+            return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
+                                                  limiter=self.limiter)
+        finally:
+            self.pending -= 1
+
+
+def _key(request: Request) -> str | None:
+    auth = request.headers.get("authorization") or ""
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return request.headers.get("x-api-key")
+
+
+def _check_id(value: str, name: str) -> str:
+    if not value.strip() or len(value) > MAX_ID_CHARS:
+        raise ApiError(400, "bad_input", f"{name} must be 1 to {MAX_ID_CHARS} characters")
+    return value
+
+
+def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
+               max_pending: int = 64, max_body_bytes: int = 16 * 2**20) -> Any:
+    """The ASGI application over one `Memory` (its embedder and driver pool already loaded)."""
+    keys = keys or KeyRing()
+    pool = WorkerPool(workers, max_pending)
+    app = FastAPI(title="graphmem", version=__version__,
+                  description="Evidence-grounded temporal graph memory for LLM agents. Every "
+                              "endpoint under /v1/users/{user_id} touches that user's memory only.")
+    install(app)
+
+    def grant(request: Request) -> Grant | None:
+        if not keys.enabled:
+            return None  # loopback-only server without keys
+        key = _key(request)
+        if not key:
+            raise ApiError(401, "missing_key",
+                           "send an API key: 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+                           {"WWW-Authenticate": "Bearer"})
+        found = keys.lookup(key)
+        if found is None:
+            raise ApiError(401, "invalid_key", "the API key is not known to this server",
+                           {"WWW-Authenticate": "Bearer"})
+        return found
+
+    def authorize(request: Request, user_id: str | None) -> None:
+        if user_id is not None:
+            _check_id(user_id, "user_id")
+        g = grant(request)
+        if g is not None and not g.allows(user_id):
+            who = f"user {user_id!r}" if user_id else "all users"
+            raise ApiError(403, "forbidden", f"this API key may not touch the memory of {who}")
+
+    # --- process and readiness -----------------------------------------------------------------
+
+    @app.get("/healthz", tags=["service"])
+    async def healthz() -> dict[str, str]:
+        """The process is up."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", tags=["service"])
+    async def readyz() -> JSONResponse:
+        """Neo4j reachable, schema applied, embedding model loaded."""
+        checks = await pool.run(memory.readiness)
+        ready = all(checks.values())
+        return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503,
+                            headers=None if ready else {"Retry-After": "5"})
+
+    # --- writing -------------------------------------------------------------------------------
+
+    @app.post("/v1/users/{user_id}/sessions/{session_id}/messages", tags=["memory"])
+    async def append(user_id: str, session_id: str, body: AppendRequest,
+                     request: Request) -> dict[str, Any]:
+        """Append messages to a session (created on first use). A message whose `turn_id` the
+        session already holds changes nothing; only the new turns are processed."""
+        authorize(request, user_id)
+        _check_id(session_id, "session_id")
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id) for m in body.messages]
+        r = await pool.run(memory.append, user_id, session_id, turns,
+                           session_time=body.session_time)
+        return {"session_id": r.session_id, "session": r.session_source_id, "created": r.created,
+                "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
+                          for t in r.added],
+                "unchanged": r.unchanged, "pieces": r.pieces, "facts": r.facts,
+                "rejected": r.rejected, "ms": round(r.seconds * 1000, 1)}
+
+    @app.post("/v1/users/{user_id}/transcripts", tags=["memory"])
+    async def upload(user_id: str, request: Request,
+                     format: str = Query("auto", description="auto, or a transcript format"),
+                     filename: str = Query("transcript.json",
+                                           description="The file's name (its suffix helps auto)"),
+                     session: str | None = None, session_time: str | None = None
+                     ) -> dict[str, Any]:
+        """Ingest a transcript file sent as the request body, for this user only (records of
+        other users in the file are skipped and counted)."""
+        authorize(request, user_id)
+        data = await request.body()
+        if not data.strip():
+            raise ApiError(400, "bad_input", "the request body is empty; send the transcript file")
+        report = await pool.run(_ingest_upload, memory, user_id, data, format, filename,
+                                session, session_time)
+        return report
+
+    @app.delete("/v1/users/{user_id}", tags=["memory"])
+    async def forget(user_id: str, request: Request) -> dict[str, Any]:
+        """Delete everything of one user, and nothing else."""
+        authorize(request, user_id)
+        deleted = await pool.run(memory.forget, user_id)
+        if deleted == 0:
+            raise ApiError(404, "unknown_user", f"no memory for user {user_id!r}")
+        return {"deleted": deleted}
+
+    # --- reading -------------------------------------------------------------------------------
+
+    @app.post("/v1/users/{user_id}/search", tags=["memory"])
+    async def search(user_id: str, body: SearchRequest, request: Request) -> dict[str, Any]:
+        """Ranked evidence (facts, pieces, turns) with source turn ids, dates and status."""
+        authorize(request, user_id)
+        if body.preset not in PRESETS:
+            raise ApiError(400, "bad_input",
+                           f"unknown preset {body.preset!r}; use one of {', '.join(PRESETS)}")
+
+        def run() -> Any:
+            memory.require_user(user_id)
+            return memory.search_full(user_id, body.query, question_date=body.question_date,
+                                      as_of=body.as_of, k=body.k, config=body.preset)
+
+        return (await pool.run(run)).to_dict(explain=body.explain)
+
+    @app.get("/v1/users/{user_id}/facts", tags=["memory"])
+    async def facts(user_id: str, request: Request, as_of: datetime | None = None,
+                    history: bool = False, predicate: str | None = None,
+                    limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
+        """The current facts, the facts valid `as_of`, or every version (`history`)."""
+        authorize(request, user_id)
+
+        def run() -> Any:
+            memory.require_user(user_id)
+            return memory.facts(user_id, as_of, predicate=predicate, history=history, limit=limit)
+
+        return {"facts": [f.to_dict() for f in await pool.run(run)]}
+
+    @app.get("/v1/users/{user_id}/timeline", tags=["memory"])
+    async def timeline(user_id: str, request: Request, entity: str | None = None,
+                       predicate: str | None = None, since: datetime | None = None,
+                       until: datetime | None = None,
+                       limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
+        """The ordered history of facts with intervals, status, changes and source turn."""
+        authorize(request, user_id)
+
+        def run() -> Any:
+            memory.require_user(user_id)
+            return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
+                                   until=until, limit=limit)
+
+        return {"facts": [f.to_dict() for f in await pool.run(run)]}
+
+    @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"])
+    async def inspect(user_id: str, node_id: str, request: Request) -> dict[str, Any]:
+        """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
+        authorize(request, user_id)
+        _check_id(node_id, "id")
+        try:
+            return await pool.run(memory.inspect, user_id, node_id)
+        except InputError as exc:  # the user exists, the id names nothing of theirs
+            raise ApiError(404, "not_found", str(exc)) from None
+
+    @app.post("/v1/users/{user_id}/answer", tags=["memory"])
+    async def answer(user_id: str, body: AnswerRequest, request: Request) -> dict[str, Any]:
+        """An answer with citations (turn ids, dates, verbatim words), usage and cost."""
+        authorize(request, user_id)
+        ans = await pool.run(memory.answer, user_id, body.question,
+                             question_date=body.question_date, budget=body.budget,
+                             offline=body.offline)
+        out = ans.to_dict()
+        if not body.trace:
+            out.pop("trace")
+        return out
+
+    @app.get("/v1/users/{user_id}/stats", tags=["memory"])
+    async def user_stats(user_id: str, request: Request) -> dict[str, int]:
+        """Counts of one user's sessions, turns, pieces, facts and entities."""
+        authorize(request, user_id)
+        return await pool.run(memory.stats, user_id)
+
+    @app.get("/v1/stats", tags=["memory"])
+    async def all_stats(request: Request) -> dict[str, int]:
+        """Counts over every user (an admin key, or a server without keys)."""
+        authorize(request, None)
+        return await pool.run(memory.stats, None)
+
+    return BodyLimit(app, max_body_bytes)
+
+
+def _ingest_upload(memory: Any, user_id: str, data: bytes, fmt: str, filename: str,
+                   session: str | None, session_time: str | None) -> dict[str, Any]:
+    from ..loaders import FORMATS, load
+
+    if fmt != "auto" and fmt not in FORMATS:
+        raise InputError(f"unknown format {fmt!r}; use auto or one of {', '.join(FORMATS)}")
+    suffix = "".join(Path(filename).suffixes[-2:]) or ".json"
+    others = 0
+
+    def own(transcripts: Any) -> Iterator[Transcript]:
+        nonlocal others
+        for t in transcripts:
+            if t.user_id == user_id:
+                yield t
+            else:
+                others += 1
+
+    with tempfile.TemporaryDirectory(prefix="graphmem-upload-") as tmp:
+        path = os.path.join(tmp, "upload" + suffix)
+        with open(path, "wb") as fh:
+            fh.write(data)
+        transcripts = load(path, fmt, user=user_id if fmt == "openai" else None,
+                           session=session, session_time=session_time)
+        report = memory.ingest(own(transcripts))
+    out = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged", "turns",
+                                           "pieces", "facts", "rejected", "entities")}
+    out["skipped_other_users"] = others
+    out["seconds"] = round(report.seconds, 3)
+    return out

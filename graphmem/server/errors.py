@@ -1,0 +1,136 @@
+"""Every failure as structured JSON (`{"error": {"code", "message"}}`), and the request-size bound."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired
+from starlette.exceptions import HTTPException
+
+from ..answer import CypherRefused
+from ..errors import ConfigError, GraphmemError, InputError, Neo4jUnavailable, UnknownUser
+
+log = logging.getLogger("graphmem.server")
+RETRY_AFTER_S = 5
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+def error_response(status: int, code: str, message: str,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
+                        headers=headers)
+
+
+def _unavailable(message: str) -> JSONResponse:
+    return error_response(503, "neo4j_unavailable", message, {"Retry-After": str(RETRY_AFTER_S)})
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in loc if p != "body") or "body"
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every exception into one structured JSON error."""
+
+    @app.exception_handler(ApiError)
+    async def api_error(_r: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return error_response(400, "malformed_json",
+                                  "the request body is not valid JSON; send a JSON object")
+        first = errors[0] if errors else {}
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        return error_response(422, "invalid_request",
+                              f"{_where(tuple(first.get('loc', ())))}: {first.get('msg', 'invalid')}"
+                              f"{more}")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_r: Request, exc: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))
+
+    @app.exception_handler(GraphmemError)
+    async def graphmem_error(_r: Request, exc: GraphmemError) -> JSONResponse:
+        if isinstance(exc, UnknownUser):
+            return error_response(404, "unknown_user", str(exc))
+        if isinstance(exc, Neo4jUnavailable):
+            return _unavailable(str(exc))
+        if isinstance(exc, InputError | CypherRefused | ConfigError):
+            return error_response(400, "bad_input", str(exc))
+        log.exception("graphmem error")
+        return error_response(500, "internal", f"{type(exc).__name__}: {exc}")
+
+    @app.exception_handler(ServiceUnavailable)
+    @app.exception_handler(SessionExpired)
+    async def neo4j_down(_r: Request, _exc: DriverError) -> JSONResponse:
+        return _unavailable("Neo4j is unreachable; retry later")
+
+    @app.exception_handler(Exception)
+    async def internal(_r: Request, exc: Exception) -> JSONResponse:
+        if isinstance(exc, DriverError | ConnectionError):
+            return _unavailable("Neo4j is unreachable; retry later")
+        log.exception("unexpected error")
+        return error_response(500, "internal", "internal error; the server log has the details")
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than `max_bytes` gets 413 before the app reads it
+    (with or without a Content-Length header)."""
+
+    def __init__(self, app: Any, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def _reject(self, send: Any) -> None:
+        body = json.dumps({"error": {"code": "too_large", "message":
+                          f"the request body is larger than {self.max_bytes} bytes; send less "
+                          "(split a transcript, or append fewer messages at once)"}}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None:
+            try:
+                too_big = int(length) > self.max_bytes
+            except ValueError:
+                too_big = True
+            if too_big:
+                return await self._reject(send)
+            return await self.app(scope, receive, send)
+        if scope["method"] in ("GET", "HEAD", "DELETE", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        chunks, size = [], 0
+        while True:  # chunked: read it here, bounded, then replay it to the app
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                return await self._reject(send)
+            if not message.get("more_body"):
+                break
+        replay = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+
+        async def replayed() -> Any:
+            return replay.pop() if replay else await receive()
+
+        return await self.app(scope, replayed, send)

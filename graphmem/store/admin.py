@@ -1,0 +1,66 @@
+"""Queries about the database and whole users: schema records, server version, stats, forget."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphmem.cypher import query
+
+if TYPE_CHECKING:
+    from ..db import Graph
+
+
+def applied_versions(graph: Graph) -> set[int]:
+    return {row["version"] for row in graph.read("schema_applied_versions")}
+
+
+def record_version(graph: Graph, version: int, name: str) -> None:
+    graph.write("schema_record_version", version=version, name=name)
+
+
+def schema_listing(graph: Graph) -> dict[str, list[dict[str, Any]]]:
+    """The applied migrations, the constraints and the indexes, as the server lists them."""
+    return {"versions": graph.read("schema_applied_versions"),
+            "constraints": graph.read("schema_list_constraints"),
+            "indexes": graph.read("schema_list_indexes")}
+
+
+def server_version(graph: Graph) -> str:
+    rows = graph.read("server_components")
+    return f"{rows[0]['name']} {rows[0]['version']} {rows[0]['edition']}" if rows else "?"
+
+
+def user_exists(graph: Graph, user_id: str) -> bool:
+    return bool(graph.read("user_exists", user_id=user_id)[0]["exists"])
+
+
+def stats(graph: Graph, user_id: str | None = None) -> dict[str, int]:
+    """Counts of users, sessions, turns, pieces, facts and entities (of one user, or all)."""
+    return dict(graph.read("stats", user_id=user_id)[0])
+
+
+def forget_batch(graph: Graph, user_id: str, batch: int) -> int:
+    """Delete up to `batch` nodes of each kind of one user; the number deleted."""
+    return int(graph.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"])
+
+
+def cross_user_edges(graph: Graph) -> int:
+    """Edges whose two ends belong to different users (or to none): must always be 0."""
+    return int(graph.read("cross_user_edges")[0]["edges"])
+
+
+# --- migration 0005: re-keying ids -----------------------------------------------------------------
+
+
+def all_user_ids(graph: Graph) -> list[str]:
+    return [row["user_id"] for row in graph.read("migrate_users")]
+
+
+def id_parts(tx: Any, user_id: str) -> dict[str, list[dict[str, Any]]]:
+    """The stored parts each of one user's ids is derived from, by label."""
+    return tx.run(query("migrate_id_parts"), user_id=user_id).single().data()
+
+
+def rekey(tx: Any, user_id: str, plan: dict[str, Any]) -> dict[str, int]:
+    """Give one user's nodes their new ids (old ones kept as `legacy_id`); counts by label."""
+    return tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()

@@ -1,0 +1,37 @@
+"""Currency queries: a slot's facts, the decisions written back, judged links and candidates."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._run import rows, run
+
+if TYPE_CHECKING:
+    from ..db import Graph
+
+
+def slot_facts(tx: Any, user_id: str, slots: list[str]) -> list[dict[str, Any]]:
+    """Every fact of these slots (the fields currency decides on)."""
+    return rows(tx, "currency_slot_facts", user_id=user_id, slots=slots)
+
+
+def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:
+    run(tx, "currency_apply", user_id=user_id, decided_by=decided_by, facts=facts)
+
+
+def link(tx: Any, user_id: str, decided_by: str, links: list[dict[str, Any]]) -> None:
+    """SUPERSEDES / UPDATES / CONTRADICTS edges from newer to older facts."""
+    if links:
+        run(tx, "currency_link", user_id=user_id, decided_by=decided_by, links=links)
+
+
+def overlay(tx: Any, user_id: str, ids: list[str]) -> None:
+    """Re-derive status and validity of facts that judged links point at."""
+    run(tx, "currency_overlay", user_id=user_id, ids=ids)
+
+
+def candidates(graph: Graph, user_id: str, facts: list[dict[str, Any]], *, modalities: list[str],
+               min_cosine: float, per_way: int, limit: int) -> list[dict[str, Any]]:
+    """Stored facts that might compete with each new fact, for the relation judge."""
+    return graph.read("currency_candidates", user_id=user_id, facts=facts, modalities=modalities,
+                      min_cosine=min_cosine, per_way=per_way, limit=limit)

@@ -1,0 +1,99 @@
+"""Typed records of what is stored, in the vocabulary of the product: Session, Turn, FactEvent,
+Entity. Id names mean one thing each: `id` / `turn_id` / `session_id` are stored graphmem ids,
+`source_id` / `source_turn_ids` / `session_source_id` are the source's own ids."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .time import utc_native
+
+
+@dataclass
+class Session:
+    id: str
+    source_id: str
+    started_at: datetime | None
+    turn_count: int = 0
+    content_hash: str | None = None  # None once the session grew by appended messages
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Turn:
+    id: str
+    session_id: str
+    source_id: str
+    idx: int
+    role: str
+    text: str
+    speaker: str | None = None
+    mentioned_at: datetime | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class FactChange:
+    """An edge from a fact to an older one it SUPERSEDES / UPDATES / CONTRADICTS."""
+
+    type: str
+    id: str
+
+
+@dataclass
+class FactEvent:
+    id: str
+    kind: str
+    predicate: str
+    text: str
+    modality: str
+    status: str  # active | superseded | invalid
+    value: str | None = None
+    quantity: float | None = None
+    mentioned_at: datetime | None = None
+    occurred_start: datetime | None = None
+    occurred_end: datetime | None = None
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    turn_id: str | None = None  # the stored Turn it was derived from
+    source_turn_ids: list[str] = field(default_factory=list)
+    session_source_id: str | None = None
+    changes: list[FactChange] = field(default_factory=list)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> FactEvent:
+        times = {k: utc_native(row.get(k)) for k in ("mentioned_at", "occurred_start",
+                                                      "occurred_end", "valid_from", "valid_until")}
+        return cls(id=row["id"], kind=row["kind"], predicate=row["predicate"], text=row["text"],
+                   modality=row["modality"], status=row["status"], value=row.get("value"),
+                   quantity=row.get("quantity"), turn_id=row.get("turn_id"),
+                   source_turn_ids=list(row.get("source_turn_ids") or []),
+                   session_source_id=row.get("session_source_id"),
+                   changes=[FactChange(c["type"], c["id"]) for c in row.get("changes") or []],
+                   **times)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Entity:
+    id: str
+    name: str
+    type: str
+    norm_name: str | None = None
+    aliases: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_properties(cls, props: dict[str, Any]) -> Entity:
+        return cls(id=props["id"], name=props["name"], type=props.get("type") or "other",
+                   norm_name=props.get("norm_name"), aliases=list(props.get("aliases") or []))
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,52 @@
+"""Retrieval queries: the tunnels' heads and hits, evidence details, near-duplicates, the
+in-process baseline's corpus."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..db import Graph
+
+
+def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int,
+               heads: int) -> list[dict[str, Any]]:
+    return graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit, heads=heads)
+
+
+def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
+                min_cosine: float) -> list[dict[str, Any]]:
+    return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
+                      min_cosine=min_cosine)
+
+
+def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
+               entity_heads: int, fact_heads: int, fanout: int, per_head: int,
+               vector: list[float] | None, hub_degree: int) -> list[dict[str, Any]]:
+    """Entity and fact heads expanded along entity and relation edges."""
+    return graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene,
+                      fact_lucene=fact_lucene, limit=limit, entity_heads=entity_heads,
+                      fact_heads=fact_heads, fanout=fanout, per_head=per_head, vector=vector,
+                      hub_degree=hub_degree)
+
+
+def slot_hits(graph: Graph, user_id: str, *, predicates: list[str], include_stale: bool,
+              vector: list[float] | None, per_head: int) -> list[dict[str, Any]]:
+    return graph.read("tunnel_slots", user_id=user_id, predicates=predicates,
+                      include_stale=include_stale, vector=vector, per_head=per_head)
+
+
+def near_duplicates(graph: Graph, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
+    rows = graph.read("near_duplicates", user_id=user_id, ids=ids, theta=theta)
+    return {frozenset((r["a"], r["b"])) for r in rows}
+
+
+def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_ids: list[str],
+                     fact_ids: list[str], slot_states: bool) -> list[dict[str, Any]]:
+    return graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
+                      piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states)
+
+
+def user_turns(graph: Graph, user_id: str) -> list[dict[str, Any]]:
+    """The user-role turns of one user, in session order."""
+    return graph.read("user_turns", user_id=user_id)

@@ -1,0 +1,371 @@
+"""`graphmem serve` as a real process on a free port against the test Neo4j, over real HTTP."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+USER_KEY = "alice-key-0123456789"
+OTHER_KEY = "bob-key-0123456789"
+ADMIN_KEY = "admin-key-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(bolt_uri: str, port: int, keys: str | None, *extra: str
+                 ) -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_API_KEYS")}
+    env["NEO4J_URI"] = bolt_uri
+    if keys is not None:
+        env["GRAPHMEM_API_KEYS"] = keys
+    return subprocess.Popen([sys.executable, "-m", "graphmem", "serve", "--port", str(port),
+                             "--workers", "2", "--max-body-mb", "0.25", *extra],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def wait_ready(proc: subprocess.Popen[bytes], base: str, timeout: float = 90) -> float:
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited: {proc.stderr.read().decode()}")
+        try:
+            if httpx.get(f"{base}/readyz", timeout=2).status_code == 200:
+                return time.perf_counter() - started
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError("serve did not become ready")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def users(neo4j_graph) -> Iterator[tuple[str, str]]:
+    a, b = f"test-srv-{uuid.uuid4().hex[:10]}", f"test-srv-{uuid.uuid4().hex[:10]}"
+    yield a, b
+    neo4j_graph.forget_user(a)
+    neo4j_graph.forget_user(b)
+
+
+@pytest.fixture(scope="module")
+def server(neo4j_graph, users) -> Iterator[httpx.Client]:
+    a, b = users
+    port = free_port()
+    keys = f"{USER_KEY}={a};{OTHER_KEY}={b};{ADMIN_KEY}=*"
+    proc = start_server(neo4j_graph.uri, port, keys)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_ready(proc, base)
+        with httpx.Client(base_url=base, timeout=60,
+                          headers={"Authorization": f"Bearer {USER_KEY}"}) as client:
+            yield client
+    finally:
+        stop(proc)
+
+
+def _append(client, user, session, messages, **extra):
+    return client.post(f"/v1/users/{user}/sessions/{session}/messages",
+                       json={"messages": messages, **extra})
+
+
+def _error(resp, status, code):
+    assert resp.status_code == status, resp.text
+    body = resp.json()
+    assert body["error"]["code"] == code and body["error"]["message"], body
+    assert "Traceback" not in resp.text
+    return body["error"]["message"]
+
+
+@pytest.fixture(scope="module")
+def loaded(server, users):
+    """User A's memory grown by appends: a move from Denver to Portland across two sessions."""
+    a, _ = users
+    r = _append(server, a, "s1", [
+        {"role": "user", "content": "I live in Denver and I work at Acme Robotics.", "turn_id": "m1"},
+        {"role": "assistant", "content": "Denver is lovely.", "turn_id": "m2"},
+    ], session_time="2024-01-10T09:00:00Z")
+    assert r.status_code == 200, r.text
+    r = _append(server, a, "s2", [
+        {"role": "user", "content": "I moved to Portland last week.", "turn_id": "m3"}],
+        session_time="2024-06-01T09:00:00Z")
+    assert r.status_code == 200, r.text
+    return a
+
+
+def test_health_ready_openapi_docs(server):
+    assert server.get("/healthz").json() == {"status": "ok"}
+    ready = server.get("/readyz")
+    assert ready.status_code == 200 and ready.json() == {"ready": True, "neo4j": True,
+                                                         "schema": True, "model": True}
+    paths = server.get("/openapi.json").json()["paths"]
+    for p in ("/v1/users/{user_id}/sessions/{session_id}/messages", "/v1/users/{user_id}/search",
+              "/v1/users/{user_id}/facts", "/v1/users/{user_id}/timeline",
+              "/v1/users/{user_id}/inspect/{node_id}", "/v1/users/{user_id}/answer",
+              "/v1/users/{user_id}/stats", "/v1/users/{user_id}/transcripts", "/v1/stats"):
+        assert p in paths, p
+    assert server.get("/docs").status_code == 200
+
+
+def test_append_is_idempotent_and_grows_the_session(server, users, neo4j_graph):
+    a, _ = users
+    msgs = [{"role": "user", "content": "My favorite restaurant is Sushi Den.", "turn_id": "x1"},
+            {"role": "assistant", "content": "Good choice.", "turn_id": "x2"}]
+    first = _append(server, a, "grow", msgs, session_time="2024-02-01T10:00:00Z").json()
+    assert first["created"] is True and [t["idx"] for t in first["added"]] == [1, 2]
+    assert first["facts"] >= 1
+    before = server.get(f"/v1/users/{a}/stats").json()
+    again = _append(server, a, "grow", msgs).json()
+    assert again["added"] == [] and again["unchanged"] == ["x1", "x2"] and not again["created"]
+    assert server.get(f"/v1/users/{a}/stats").json() == before
+    # Two identical appends at once: one writes, the other finds the turn already there.
+    third = [{"role": "user", "content": "My favorite restaurant is now Canlis.", "turn_id": "x3"}]
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        results = [f.result().json() for f in [ex.submit(_append, server, a, "grow", third)
+                                               for _ in range(2)]]
+    assert sorted(len(r["added"]) for r in results) == [0, 1]
+    added = next(r for r in results if r["added"])["added"][0]
+    assert added["idx"] == 3 and added["source_turn_id"] == "x3"
+    with neo4j_graph.session(read_only=True) as s:
+        chain = s.run("MATCH (s:Session {id: $sid})-[:HAS_TURN]->(t:Turn) "
+                      "OPTIONAL MATCH (t)-[:NEXT]->(n:Turn) "
+                      "RETURN t.source_id AS turn, n.source_id AS next ORDER BY t.idx",
+                      sid=first["session_id"]).data()
+    assert chain == [{"turn": "x1", "next": "x2"}, {"turn": "x2", "next": "x3"},
+                     {"turn": "x3", "next": None}]
+    # The new fact re-decided its slot: Canlis is current, Sushi Den superseded.
+    facts = server.get(f"/v1/users/{a}/facts", params={"history": "true",
+                                                       "predicate": "favorite_restaurant"}).json()
+    status = {f["value"]: f["status"] for f in facts["facts"]}
+    assert status == {"Sushi Den": "superseded", "Canlis": "active"}, status
+
+
+def test_facts_as_of_history_and_timeline(server, loaded):
+    now = server.get(f"/v1/users/{loaded}/facts", params={"predicate": "lives_in"}).json()["facts"]
+    assert [f["value"] for f in now] == ["Portland"]
+    assert now[0]["source_turn_ids"] == ["m3"] and now[0]["turn_id"].startswith("turn:")
+    then = server.get(f"/v1/users/{loaded}/facts",
+                      params={"predicate": "lives_in", "as_of": "2024-03-01T00:00:00Z"}).json()
+    assert [f["value"] for f in then["facts"]] == ["Denver"]
+    history = server.get(f"/v1/users/{loaded}/facts",
+                         params={"predicate": "lives_in", "history": "true"}).json()["facts"]
+    assert {f["value"]: f["status"] for f in history} == {"Denver": "superseded",
+                                                          "Portland": "active"}
+    tl = server.get(f"/v1/users/{loaded}/timeline", params={"predicate": "lives_in"}).json()
+    portland = next(f for f in tl["facts"] if f["value"] == "Portland")
+    assert portland["changes"] and portland["changes"][0]["type"] == "SUPERSEDES"
+    assert portland["session_source_id"] == "s2"
+
+
+def test_search_and_its_options(server, loaded):
+    r = server.post(f"/v1/users/{loaded}/search",
+                    json={"query": "where do I live now?", "k": 5, "explain": True,
+                          "question_date": "2024-07-01T00:00:00Z"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["results"] and len(body["results"]) <= 5 and body["hits"]
+    top = body["results"][0]
+    assert "m3" in top["source_turn_ids"] and "Portland" in top["text"]
+    past = server.post(f"/v1/users/{loaded}/search",
+                       json={"query": "where do I live?", "as_of": "2024-03-01T00:00:00Z",
+                             "preset": "bm25"}).json()
+    assert all("m3" not in e["source_turn_ids"] for e in past["results"])
+    bad = server.post(f"/v1/users/{loaded}/search", json={"query": "x", "preset": "nope"})
+    assert "fused" in _error(bad, 400, "bad_input")
+
+
+def test_inspect_answer_stats(server, loaded):
+    card = server.get(f"/v1/users/{loaded}/inspect/m3").json()
+    assert card["type"] == "turn" and "Portland" in card["turn"]["text"]
+    fact_id = server.get(f"/v1/users/{loaded}/facts").json()["facts"][0]["id"]
+    fact = server.get(f"/v1/users/{loaded}/inspect/{fact_id}").json()
+    assert fact["type"] == "fact" and fact["sources"]
+    _error(server.get(f"/v1/users/{loaded}/inspect/nothing-like-this"), 404, "not_found")
+    ans = server.post(f"/v1/users/{loaded}/answer",
+                      json={"question": "Where do I live now?", "offline": True}).json()
+    assert ans["generated"] is False and ans["citations"]
+    assert any(c["source_turn_id"] == "m3" and "Portland" in c["quote"] for c in ans["citations"])
+    assert "usage" in ans and "cost_usd" in ans and "trace" not in ans
+    stats = server.get(f"/v1/users/{loaded}/stats").json()
+    assert stats["users"] == 1 and stats["turns"] >= 3 and stats["facts"] >= 2
+
+
+def test_auth_matrix(server, users, loaded):
+    a, b = users
+    url = f"/v1/users/{a}/stats"
+    with httpx.Client(base_url=str(server.base_url), timeout=30) as anon:
+        _error(anon.get(url), 401, "missing_key")
+        _error(anon.get(url, headers={"Authorization": "Bearer not-a-key-at-all"}), 401,
+               "invalid_key")
+        assert anon.get(url, headers={"X-API-Key": USER_KEY}).status_code == 200
+        assert "bob" not in _error(anon.get(url, headers={"Authorization": f"Bearer {OTHER_KEY}"}),
+                                   403, "forbidden")
+        assert anon.get(url, headers={"Authorization": f"Bearer {ADMIN_KEY}"}).status_code == 200
+        # A user key cannot touch another user, not even to create memory for them.
+        r = anon.post(f"/v1/users/{b}/sessions/s/messages", headers={"X-API-Key": USER_KEY},
+                      json={"messages": [{"role": "user", "content": "hi"}]})
+        _error(r, 403, "forbidden")
+        _error(anon.get("/v1/stats", headers={"X-API-Key": USER_KEY}), 403, "forbidden")
+        totals = anon.get("/v1/stats", headers={"X-API-Key": ADMIN_KEY}).json()
+        assert totals["users"] >= 1
+        assert anon.get("/healthz").status_code == 200  # no key needed to ask if it is up
+
+
+def test_bad_inputs(server, users, loaded, neo4j_graph):
+    a, _ = users
+    url = f"/v1/users/{a}/search"
+    _error(server.post(url, content=b"{not json", headers={"Content-Type": "application/json"}),
+           400, "malformed_json")
+    assert "query" in _error(server.post(url, json={"query": ""}), 422, "invalid_request")
+    assert "query" in _error(server.post(url, json={"query": "x" * 5000}), 422, "invalid_request")
+    _error(server.post(url, json={"query": "x", "surprise": 1}), 422, "invalid_request")
+    _error(server.post(url, json={"query": "x", "k": "many"}), 422, "invalid_request")
+    _error(server.post(f"/v1/users/{a}-nobody/search", json={"query": "where?"}, headers={
+        "X-API-Key": ADMIN_KEY, "Authorization": f"Bearer {ADMIN_KEY}"}), 404, "unknown_user")
+    _error(server.get(f"/v1/users/{a}/facts", params={"as_of": "not a date"}), 422,
+           "invalid_request")
+    big = {"messages": [{"role": "user", "content": "y" * 90_000}] * 3}
+    assert "larger than" in _error(server.post(f"/v1/users/{a}/sessions/big/messages", json=big),
+                                   413, "too_large")
+    _error(server.post(f"/v1/users/{a}/sessions/e/messages", json={"messages": []}), 422,
+           "invalid_request")
+    before = server.get(f"/v1/users/{a}/stats").json()
+    for hostile in ('name:* OR user_id:* AND "', "MATCH (n) DETACH DELETE n //",
+                    "') RETURN 1 UNION MATCH (x) RETURN x //", "\\ ~ ^ [ { ( /"):
+        r = server.post(url, json={"query": hostile})
+        assert r.status_code == 200, r.text
+        assert all(e["id"] for e in r.json()["results"])
+    assert server.get(f"/v1/users/{a}/stats").json() == before
+    _error(server.get("/v1/nothing-here"), 404, "not_found")
+
+
+def test_upload_transcript_and_forget(server, users, neo4j_graph):
+    _, b = users
+    other = f"{b}-else"
+    lines = [{"user_id": b, "session_id": "u1", "session_time": "2024-01-10T09:00:00Z",
+              "role": "user", "content": "I have two cats."},
+             {"user_id": other, "session_id": "u1", "session_time": "2024-01-10T09:00:00Z",
+              "role": "user", "content": "Not mine."}]
+    body = "\n".join(json.dumps(x) for x in lines).encode()
+    headers = {"X-API-Key": OTHER_KEY, "Authorization": f"Bearer {OTHER_KEY}"}
+    r = server.post(f"/v1/users/{b}/transcripts", params={"format": "jsonl"}, content=body,
+                    headers=headers)
+    assert r.status_code == 200, r.text
+    assert r.json()["sessions"] == 1 and r.json()["skipped_other_users"] == 1
+    assert not neo4j_graph.read("user_exists", user_id=other)[0]["exists"]
+    again = server.post(f"/v1/users/{b}/transcripts", params={"format": "jsonl"}, content=body,
+                        headers=headers).json()
+    assert again["sessions"] == 0 and again["sessions_unchanged"] == 1
+    _error(server.post(f"/v1/users/{b}/transcripts", params={"format": "jsonl"},
+                       content=b"{broken", headers=headers), 400, "bad_input")
+    gone = server.delete(f"/v1/users/{b}", headers=headers)
+    assert gone.status_code == 200 and gone.json()["deleted"] > 0
+    _error(server.get(f"/v1/users/{b}/stats", headers=headers), 404, "unknown_user")
+
+
+def test_refuses_a_public_bind_without_keys(neo4j_graph):
+    proc = start_server(neo4j_graph.uri, free_port(), None, "--host", "0.0.0.0")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "without API keys" in err.decode() and "Traceback" not in err.decode()
+
+
+@pytest.mark.slow
+def test_neo4j_down_gives_503_and_recovers_without_restart(tmp_path):
+    """Its own Neo4j (the shared fixture must stay up), stopped and started under the server."""
+    from dataclasses import replace
+
+    from graphmem import localneo4j
+    from graphmem.config import Settings
+    from graphmem.errors import LocalNeo4jError
+
+    local = replace(Settings.from_env().local, home=tmp_path / "neo4j", bolt_port=free_port(),
+                    http_port=free_port(), heap="512m", page_cache_mb=64)
+    try:
+        state = localneo4j.start(local)
+    except LocalNeo4jError as exc:
+        pytest.skip(f"no managed Neo4j here: {exc}")
+    user = f"test-down-{uuid.uuid4().hex[:8]}"
+    port = free_port()
+    proc = start_server(state.bolt_uri, port, None)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_ready(proc, base)
+        with httpx.Client(base_url=base, timeout=60) as client:
+            assert _append(client, user, "s", [{"role": "user", "content": "I live in Oslo."}]
+                           ).status_code == 200
+            localneo4j.stop(local)
+            for r in (client.post(f"/v1/users/{user}/search", json={"query": "where?"}),
+                      _append(client, user, "s", [{"role": "user", "content": "Hello."}]),
+                      client.get(f"/v1/users/{user}/facts")):
+                _error(r, 503, "neo4j_unavailable")
+                assert int(r.headers["Retry-After"]) > 0
+            ready = client.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["neo4j"] is False
+            assert client.get("/healthz").status_code == 200
+            localneo4j.start(local)
+            deadline = time.perf_counter() + 60
+            while client.get("/readyz").status_code != 200:
+                assert time.perf_counter() < deadline, "no recovery after Neo4j came back"
+                time.sleep(0.5)
+            r = client.post(f"/v1/users/{user}/search", json={"query": "where do I live?"})
+            assert r.status_code == 200 and "Oslo" in r.json()["results"][0]["text"]
+    finally:
+        stop(proc)
+        localneo4j.stop(local)
+
+
+def _cli(base: str, key: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": key,
+           "NEO4J_URI": "bolt://127.0.0.1:1"}  # proves the CLI does not touch Neo4j itself
+    return subprocess.run([sys.executable, "-m", "graphmem", *args], env=env, text=True,
+                          capture_output=True, timeout=120)
+
+
+def test_cli_uses_a_running_server(server, loaded, users, tmp_path):
+    base = str(server.base_url)
+    started = time.perf_counter()
+    found = _cli(base, USER_KEY, "search", "--user", loaded, "--explain", "where do I live now?")
+    seconds = time.perf_counter() - started
+    assert found.returncode == 0, found.stderr
+    assert "Portland" in found.stdout and "m3" in found.stdout and "tunnels:" in found.stdout
+    started = time.perf_counter()
+    as_json = json.loads(_cli(base, USER_KEY, "search", "--user", loaded, "--json", "Portland").stdout)
+    print(f"CLI search through GRAPHMEM_URL: {seconds:.2f} s wall, then "
+          f"{time.perf_counter() - started:.2f} s")
+    assert as_json["results"] and "hits" not in as_json
+    ans = _cli(base, USER_KEY, "ask", "--user", loaded, "--offline", "where do I live now?")
+    assert ans.returncode == 0 and "Citations:" in ans.stdout and "Portland" in ans.stdout
+    _, b = users
+    path = tmp_path / "chat.jsonl"
+    path.write_text(json.dumps({"user_id": b, "session_id": "c1", "role": "user",
+                                "session_time": "2024-02-02T10:00:00Z",
+                                "content": "I work at Boeing."}) + "\n")
+    up = _cli(base, OTHER_KEY, "ingest", "--user", b, "--json", str(path))
+    assert up.returncode == 0, up.stderr
+    assert json.loads(up.stdout)["sessions"] == 1
+    denied = _cli(base, USER_KEY, "search", "--user", b, "Boeing")
+    assert denied.returncode == 1 and "may not touch" in denied.stderr
+    assert "Traceback" not in denied.stderr
+    down = _cli("http://127.0.0.1:1", USER_KEY, "search", "--user", loaded, "x")
+    assert down.returncode == 1 and "cannot reach graphmem" in down.stderr
