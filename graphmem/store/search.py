@@ -3,6 +3,7 @@ in-process baseline's corpus."""
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -14,10 +15,32 @@ def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int,
     return graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit, heads=heads)
 
 
+_FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def vector_index_filters_users(graph: Graph) -> bool:
+    """Whether the dense tunnel's vector indexes carry user_id (asked once per Graph): then the
+    search is filtered inside the index; else (an older server) the user's nodes are scanned."""
+    found = _FILTERED_INDEX.get(graph)
+    if found is None:
+        rows = graph.read("tunnel_dense_index_filters")
+        found = len(rows) == 2 and all("user_id" in r["properties"] for r in rows)
+        _FILTERED_INDEX[graph] = found
+    return found
+
+
+def forget_vector_index_probe(graph: Graph) -> None:
+    """Ask again on the next search (the vector indexes were just rebuilt)."""
+    _FILTERED_INDEX.pop(graph, None)
+
+
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
-                min_cosine: float) -> list[dict[str, Any]]:
-    return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
-                      min_cosine=min_cosine)
+                min_cosine: float, exact: bool = False) -> list[dict[str, Any]]:
+    """The user's nearest turns and facts: by the user-filtered vector index where the server has
+    one, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine."""
+    name = ("tunnel_dense" if exact or not vector_index_filters_users(graph)
+            else "tunnel_dense_index")
+    return graph.read(name, user_id=user_id, vector=vector, heads=heads, min_cosine=min_cosine)
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,

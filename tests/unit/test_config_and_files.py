@@ -1,6 +1,6 @@
 import re
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
