@@ -7,7 +7,8 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -101,6 +102,16 @@ class Memory:
             return {"neo4j": False, "schema": False, "model": model}
         return {"neo4j": True, "schema": all(m.version in versions for m in migrations()),
                 "model": model}
+
+    def doctor(self) -> dict[str, Any]:
+        """Health of the whole database: readiness, and invariants no constraint can declare —
+        edges joining two users' nodes, sessions whose turns were not all written (both 0)."""
+        checks: dict[str, Any] = {"server": self.graph.server_version(), **self.readiness()}
+        checks["cross_user_edges"] = admin.cross_user_edges(self.graph)
+        checks["half_written_sessions"] = admin.half_written_sessions_all(self.graph)
+        checks["ok"] = (checks["neo4j"] and checks["schema"] and checks["cross_user_edges"] == 0
+                        and checks["half_written_sessions"] == 0)
+        return checks
 
     def _ingestor(self, options: IngestOptions | None = None) -> Ingestor:
         return Ingestor(self.graph, self.extractor, self.embedder, options or self.options)
@@ -210,6 +221,21 @@ class Memory:
         client = None if offline else self.llm
         return Answerer(self, client, reader_client=reader_llm, budget=budget).answer(
             user_id, question, question_date)
+
+    # --- moving memory -----------------------------------------------------------------------
+
+    def export_user(self, user_id: str, out: IO[str]) -> dict[str, Any]:
+        """Write one user's whole memory to `out` as JSONL; counts and a checksum of the graph."""
+        from .transfer import export_user
+
+        return export_user(self.graph, user_id, out)
+
+    def import_user(self, path: str | Path) -> dict[str, Any]:
+        """Restore an export into this database (which must not hold that user yet), checked
+        whole first and written in one transaction; counts and the checksum."""
+        from .transfer import import_user
+
+        return import_user(self.graph, Path(path))
 
     def close(self) -> None:
         self.graph.close()

@@ -27,8 +27,28 @@ def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
         except GraphmemError as exc:
             click.echo(f"graphmem: error: {exc}", err=True)
             sys.exit(1)
+        except Exception as exc:
+            lost = _connection_lost(exc)
+            if lost is None:
+                raise
+            click.echo(f"graphmem: error: lost the connection to Neo4j mid-command ({lost}); "
+                       "what finished before it is stored, nothing half-written is kept (one "
+                       "transaction per session). Check that Neo4j runs (`graphmem neo4j "
+                       "status`, or NEO4J_URI) and run the command again: stored sessions are "
+                       "skipped.", err=True)
+            sys.exit(1)
 
     return wrapper
+
+
+def _connection_lost(exc: BaseException) -> str | None:
+    """The driver error's name when `exc` means the connection to Neo4j broke, else None
+    (the driver is imported only here, once something failed)."""
+    from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired
+
+    if isinstance(exc, ServiceUnavailable | SessionExpired | DriverError | ConnectionError):
+        return type(exc).__name__
+    return None
 
 
 class LazyChoice(click.Choice):
@@ -137,7 +157,7 @@ def bench() -> None:
 
 
 # The commands register themselves on `main` and `bench` when their modules are imported.
-from . import admin, answering, benchmarks, ingesting, reading, serving  # noqa: E402,F401
+from . import admin, answering, benchmarks, ingesting, reading, serving, transfer  # noqa: E402,F401
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -97,6 +97,26 @@ def neo4j_browser(show) -> None:
                ":param user => 'demo')")
 
 
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@_fail_cleanly
+def doctor(as_json: bool) -> None:
+    """Check the database: Neo4j reachable, schema applied, no edge joining two users, no
+    half-written session. Exit code 1 when a check fails."""
+    from . import open_memory
+
+    with open_memory(answer_llm=False) as mem:
+        checks = mem.doctor()
+    if as_json:
+        click.echo(json.dumps(checks))
+    else:
+        for key in ("server", "neo4j", "schema", "cross_user_edges", "half_written_sessions"):
+            click.echo(f"{key}: {checks[key]}")
+        click.echo("OK" if checks["ok"] else "FAILED")
+    if not checks["ok"]:
+        sys.exit(1)
+
+
 # --- schema ----------------------------------------------------------------------------------
 
 

@@ -59,3 +59,41 @@ def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
                                   out_dir=out, echo=_echo_err)
     click.echo(markdown_table(results))
     click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
+
+
+@bench.command("soak")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ingests", "-n", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Parallel ingests of different users.")
+@click.option("--searches", "-m", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Parallel search loops.")
+@click.option("--seconds", type=click.FloatRange(min=1), default=120, show_default=True)
+@click.option("--sessions", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Sessions per user.")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_soak(path, ingests, searches, seconds, sessions, as_json) -> None:
+    """Parallel ingests and searches for a bounded time, then a consistency check (no
+    cross-user edge, counts equal to a serial ingestion, no half-written session)."""
+    from ..bench.soak import run_soak
+
+    res = run_soak(path, ingests=ingests, search_loops=searches, seconds=seconds,
+                   sessions=sessions, echo=_echo_err)
+    out = {**res.__dict__, "ok": res.ok}
+    if as_json:
+        click.echo(json.dumps(out))
+    else:
+        ms = res.search_ms or {}
+        click.echo(f"ingests={ingests} search_loops={searches} seconds={res.seconds:.0f} "
+                   f"users={res.users} sessions={res.sessions} turns={res.turns} "
+                   f"turns/s={res.turns_per_s:.1f}")
+        click.echo(f"searches={res.searches} p50={ms.get('median')} ms p95={ms.get('p95')} ms "
+                   f"max={ms.get('max')} ms errors={len(res.errors)}")
+        click.echo(f"consistency: cross_user_edges={res.cross_user_edges} "
+                   f"mismatched_users={len(res.mismatched_users)} "
+                   f"half_written_sessions={res.half_written_sessions} "
+                   f"{'OK' if res.ok else 'FAILED'}")
+        for e in res.errors[:5]:
+            click.echo(f"  error: {e}")
+    if not res.ok:
+        raise SystemExit(1)

@@ -8,6 +8,8 @@ import click
 
 from . import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
 
+MAX_TEXT_CHARS = 1000
+
 
 def _presets() -> list[str]:
     from ..retrieval.config import PRESETS
@@ -23,9 +25,11 @@ def _presets() -> list[str]:
 @click.option("--preset", default=None, show_default="fused", type=LazyChoice(_presets))
 @click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--max-chars", type=click.IntRange(min=20), default=MAX_TEXT_CHARS, show_default=True,
+              help="Cap on the text printed per item (`graphmem inspect ID` prints it whole).")
 @click.argument("query")
 @_fail_cleanly
-def search(user, question_date, as_of, k, preset, explain, as_json, query) -> None:
+def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, query) -> None:
     """Search one user's memory and print ranked evidence with its source turn ids.
 
     With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
@@ -43,10 +47,22 @@ def search(user, question_date, as_of, k, preset, explain, as_json, query) -> No
             mem.require_user(user)
             out = mem.search_full(user, query, question_date=qdate, as_of=at, k=k,
                                   config=preset).to_dict(explain=explain)
+    _cap_texts(out, max_chars)
     if as_json:
         click.echo(_dump(out))
         return
     _print_search(out, explain)
+
+
+def _cap_texts(out: dict[str, Any], limit: int) -> None:
+    """Cut each item's text at a word boundary within `limit` characters; the item then says
+    how long the whole text is (a 5 MB turn is not printed whole: `inspect` prints it)."""
+    for e in out["results"]:
+        text = e.get("text") or ""
+        if len(text) > limit:
+            cut = text.rfind(" ", 0, limit)
+            e.update(text=text[: cut if cut > limit // 2 else limit] + "…", text_chars=len(text),
+                     text_truncated=True)
 
 
 def _print_search(out: dict[str, Any], explain: bool) -> None:

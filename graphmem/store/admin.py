@@ -64,3 +64,12 @@ def id_parts(tx: Any, user_id: str) -> dict[str, list[dict[str, Any]]]:
 def rekey(tx: Any, user_id: str, plan: dict[str, Any]) -> dict[str, int]:
     """Give one user's nodes their new ids (old ones kept as `legacy_id`); counts by label."""
     return tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()
+
+
+def half_written_sessions(graph: Graph, user_id: str) -> int:
+    """Sessions of the user whose stored turns differ from the count recorded with them."""
+    return int(graph.read("half_written_sessions", user_id=user_id)[0]["sessions"])
+
+
+def half_written_sessions_all(graph: Graph) -> int:
+    return int(graph.read("half_written_sessions_all")[0]["sessions"])

@@ -1,15 +1,21 @@
 """A very long message: extraction stops on a sentence boundary, so no fact is built from a word
-cut in two, and every fact still stands on words that occur in the turn."""
+cut in two, every fact still stands on words that occur in the turn, and search output caps the
+text it prints per item."""
 
 from __future__ import annotations
 
+import json
+
+from click.testing import CliRunner
+
+from graphmem.cli import main
 from graphmem.ingest import MAX_EXTRACT_CHARS
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from tests.helpers import FakeVectors, dt
 
 
-def test_a_5_mb_message_builds_no_fact_from_a_cut_word(graph, user_id):
+def test_a_5_mb_message_builds_no_fact_from_a_cut_word(graph, user_id, monkeypatch):
     sentence = "I live in Denver. "
     # chosen so that a plain cut at MAX_EXTRACT_CHARS lands inside "Denver"
     body = sentence * (5_000_000 // len(sentence))
@@ -29,3 +35,10 @@ def test_a_5_mb_message_builds_no_fact_from_a_cut_word(graph, user_id):
         contradictions = s.run("MATCH (:FactEvent {user_id: $u})-[r:CONTRADICTS]->() "
                                "RETURN count(r) AS n", u=user_id).single()["n"]
     assert bad == 0 and contradictions == 0
+
+    monkeypatch.setenv("NEO4J_URI", graph.uri)
+    out = CliRunner().invoke(main, ["search", "--user", user_id, "--json", "where do I live?"])
+    assert out.exit_code == 0, out.output[-500:]
+    assert len(out.stdout) < 50_000  # not the 5 MB turn
+    turn = next(e for e in json.loads(out.stdout)["results"] if e["type"] == "turn")
+    assert turn["text_truncated"] and turn["text_chars"] == len(text)

@@ -196,3 +196,21 @@ def test_a_user_id_equal_to_another_users_node_id_reaches_nothing_of_theirs(grap
         assert memory.stats(user_id) == before
     finally:
         graph.forget_user(victim_entity)
+
+
+def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
+    Memory(graph, embedder=FakeVectors()).ingest([_transcript(user_id)])
+    other = user_id + "-b"
+    Memory(graph, embedder=FakeVectors()).ingest([_transcript(other)])
+    monkeypatch.setenv("NEO4J_URI", graph.uri)
+    runner = CliRunner()
+    try:
+        ok = runner.invoke(main, ["doctor", "--json"])
+        assert ok.exit_code == 0 and json.loads(ok.stdout)["cross_user_edges"] == 0
+        with graph.session() as s:  # what no graphmem query can do: join two users
+            s.run("MATCH (a:Turn {user_id: $a}), (b:Turn {user_id: $b}) WITH a, b LIMIT 1 "
+                  "CREATE (a)-[:NEXT]->(b)", a=user_id, b=other).consume()
+        bad = runner.invoke(main, ["doctor", "--json"])
+        assert bad.exit_code == 1 and json.loads(bad.stdout)["cross_user_edges"] == 1
+    finally:
+        graph.forget_user(other)

@@ -1,0 +1,34 @@
+"""Queries that export one user's whole memory and restore it into a database without that user."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphmem.cypher import query
+
+if TYPE_CHECKING:
+    from ..db import Graph
+
+
+def user_nodes(graph: Graph, user_id: str) -> list[dict[str, Any]]:
+    """{label, props} of every node of the user, ordered by label and id."""
+    return graph.read("export_nodes", user_id=user_id)
+
+
+def user_edges(graph: Graph, user_id: str) -> list[dict[str, Any]]:
+    """{from_label, from, type, props, to_label, to} of every edge of the user."""
+    return graph.read("export_edges", user_id=user_id)
+
+
+def restore(graph: Graph, user_id: str, nodes: list[dict[str, Any]],
+            edges: list[dict[str, Any]]) -> dict[str, int]:
+    """Write the nodes and edges in one transaction (all of them or nothing); counts."""
+
+    def work(tx: Any) -> dict[str, int]:
+        counts = tx.run(query("import_nodes"), nodes=nodes).single().data()
+        counts["edges"] = tx.run(query("import_edges"), user_id=user_id,
+                                 edges=edges).single()["edges"]
+        return counts
+
+    with graph.session() as session:
+        return session.execute_write(work)
