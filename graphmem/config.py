@@ -11,8 +11,9 @@ import platformdirs
 
 from .errors import ConfigError
 
-NEO4J_VERSION = "5.26.30"
-NEO4J_BROWSER_VERSION = "5.24.0"
+NEO4J_VERSION = "2026.09.0"
+NEO4J_BROWSER_VERSION = "5.24.0"  # the newest neo4j-browser on Maven Central; serves 2026.x too
+JAVA_MIN = 21  # the Neo4j 2025+ line runs on Java 21 or newer
 
 
 def _int_env(env: Mapping[str, str], name: str, default: int) -> int:

@@ -11,11 +11,11 @@ from dataclasses import replace
 import pytest
 
 from graphmem import localneo4j
-from graphmem.config import Settings
+from graphmem.config import NEO4J_VERSION, Settings
 from graphmem.db import Graph
 from graphmem.migrate import apply_schema
 
-NEO4J_IMAGE = "neo4j:5.26.30-community"
+NEO4J_IMAGE = f"neo4j:{NEO4J_VERSION}-community"
 
 
 def _testcontainers_graph() -> tuple[Graph, object] | None:

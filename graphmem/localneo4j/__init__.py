@@ -9,20 +9,23 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
 import subprocess
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..config import NEO4J_VERSION, LocalNeo4jSettings
+from ..config import JAVA_MIN, NEO4J_VERSION, LocalNeo4jSettings
 from ..errors import JarResolutionError, JavaMissing, LocalNeo4jError, MavenMissing, PortInUse
 
 READY_MARK = "GRAPHMEM-NEO4J-READY"
 LAUNCHER = "GraphmemNeo4j"
+JVM_ROOT = Path("/usr/lib/jvm")  # where Debian and the Temurin packages put JDKs
 
 
 @dataclass
@@ -61,23 +64,62 @@ def _resource_text(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def java_executable() -> str:
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home and (Path(java_home) / "bin" / "java").exists():
-        return str(Path(java_home) / "bin" / "java")
-    found = shutil.which("java")
-    if not found:
-        raise JavaMissing(
-            "Java not found: the local Neo4j needs Java 17 or newer "
-            "(install a JDK, e.g. `apt-get install openjdk-17-jdk`, or set JAVA_HOME); "
-            "or point NEO4J_URI at a Neo4j you run yourself"
-        )
-    return found
+def _java_major(java: Path) -> int | None:
+    """The feature release of a `java` binary: from its JDK's `release` file, else `java -version`."""
+    release = java.resolve().parent.parent / "release"
+    text = ""
+    try:
+        text = release.read_text(errors="replace")
+    except OSError:
+        try:
+            proc = subprocess.run([str(java), "-version"], capture_output=True, text=True,
+                                  timeout=30)
+            text = proc.stderr + proc.stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+    m = re.search(r'(?:JAVA_VERSION=|version )"(?:1\.)?(\d+)', text)
+    return int(m.group(1)) if m else None
+
+
+def _java_flags(java: str) -> list[str]:
+    """Vector API for Lucene's vector search when the runtime has it (a jlinked JRE may not)."""
+    try:
+        release = (Path(java).resolve().parent.parent / "release").read_text(errors="replace")
+    except OSError:
+        return []
+    return ["--add-modules", "jdk.incubator.vector"] if "jdk.incubator.vector" in release else []
+
+
+def java_executable(env: Mapping[str, str] | None = None, jvm_root: Path = JVM_ROOT) -> str:
+    """A `java` of release JAVA_MIN or newer: JAVA_HOME's, else the newest JDK under /usr/lib/jvm,
+    else the one on PATH."""
+    e = os.environ if env is None else env
+    candidates: list[Path] = []
+    if e.get("JAVA_HOME"):
+        candidates.append(Path(e["JAVA_HOME"]) / "bin" / "java")
+    try:
+        homes = sorted({p.resolve() for p in jvm_root.iterdir() if (p / "bin" / "java").exists()})
+    except OSError:
+        homes = []
+    found = [(major, home / "bin" / "java") for home in homes
+             if (major := _java_major(home / "bin" / "java"))]
+    candidates += [java for _, java in sorted(found, key=lambda f: -f[0])]
+    on_path = shutil.which("java", path=e.get("PATH", os.defpath))
+    if on_path:
+        candidates.append(Path(on_path))
+    for java in candidates:
+        if java.exists() and (_java_major(java) or 0) >= JAVA_MIN:
+            return str(java)
+    raise JavaMissing(
+        f"Java {JAVA_MIN}+ not found: the local Neo4j {NEO4J_VERSION} needs a JDK {JAVA_MIN} or "
+        f"newer: install one (Temurin, or `apt-get install openjdk-{JAVA_MIN}-jdk-headless` on Debian 13+) "
+        "and set JAVA_HOME to it, or point NEO4J_URI at a Neo4j you run yourself"
+    )
 
 
 def _javac_for(java: str) -> str | None:
-    candidate = Path(java).with_name("javac")
-    return str(candidate) if candidate.exists() else shutil.which("javac")
+    candidate = Path(java).with_name("javac")  # only the JDK's own: another one may be older
+    return str(candidate) if candidate.exists() else None
 
 
 def jar_dir(settings: LocalNeo4jSettings) -> Path:
@@ -124,7 +166,7 @@ def ensure_jars(settings: LocalNeo4jSettings, echo=print) -> Path:
 def _launcher_classpath(settings: LocalNeo4jSettings, java: str, lib: Path) -> list[str]:
     """Compile the launcher once (cached by source hash); fall back to source-file mode."""
     source = _resource_text(f"{LAUNCHER}.java")
-    digest = hashlib.sha256(source.encode()).hexdigest()[:16]
+    digest = hashlib.sha256((source + java).encode()).hexdigest()[:16]  # per JDK: class versions
     classes = lib.parent / f"launcher-{digest}"
     cp = f"{lib}/*"
     if (classes / f"{LAUNCHER}.class").exists():
@@ -237,7 +279,8 @@ def start(settings: LocalNeo4jSettings, echo=print) -> ServerState:
     cmd = [
         java, f"-Xms{settings.heap}", f"-Xmx{settings.heap}", "-XX:+UseG1GC",
         "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true",
-        "-Dfile.encoding=UTF-8", *launch,
+        "-Dfile.encoding=UTF-8", "--enable-native-access=ALL-UNNAMED",
+        *_java_flags(java), *launch,
         str(settings.home), settings.host, str(settings.bolt_port), str(settings.http_port),
         str(settings.page_cache_mb * 1024 * 1024),
     ]

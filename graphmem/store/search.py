@@ -3,6 +3,7 @@ in-process baseline's corpus."""
 
 from __future__ import annotations
 
+import weakref
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -17,10 +18,37 @@ def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: in
                       known_at=known_at)
 
 
+_FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+
+
+def vector_index_filters_users(graph: Graph) -> bool:
+    """Whether the dense tunnel's vector indexes carry user_id (asked once per Graph): then the
+    search is filtered inside the index; else (an older server) the user's nodes are scanned."""
+    found = _FILTERED_INDEX.get(graph)
+    if found is None:
+        rows = graph.read("tunnel_dense_index_filters")
+        found = len(rows) == 2 and all("user_id" in r["properties"] for r in rows)
+        _FILTERED_INDEX[graph] = found
+    return found
+
+
+def forget_vector_index_probe(graph: Graph) -> None:
+    """Ask again on the next search (the vector indexes were just rebuilt)."""
+    _FILTERED_INDEX.pop(graph, None)
+
+
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
-                min_cosine: float, known_at: datetime | None = None) -> list[dict[str, Any]]:
-    return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
-                      min_cosine=min_cosine, known_at=known_at)
+                min_cosine: float, known_at: datetime | None = None,
+                exact: bool = False) -> list[dict[str, Any]]:
+    """The user's nearest turns and facts: by the user-filtered vector index where the server has
+    one, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine.
+    `known_at` (a question date: nothing mentioned later) is applied by the exact scan, since the
+    index filters on user_id only."""
+    if exact or known_at is not None or not vector_index_filters_users(graph):
+        return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
+                          min_cosine=min_cosine, known_at=known_at)
+    return graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
+                      min_cosine=min_cosine)
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,

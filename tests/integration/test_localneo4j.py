@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from graphmem import localneo4j
 from graphmem.cli import main
-from graphmem.config import Settings
+from graphmem.config import NEO4J_VERSION, Settings
 from graphmem.db import Graph
+from graphmem.errors import JavaMissing
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def test_start_status_stop_keeps_data_and_serves_browser(own_local):
     with Graph.open(state.bolt_uri, None, None) as g:
         with g.session() as s:
             s.run("CREATE (:PersistProbe {v: $v})", v="kept").consume()
-        assert "5.26" in g.server_version()
+        assert NEO4J_VERSION in g.server_version()
 
     # Neo4j Browser: the page and every script it loads come back over HTTP
     status, page = _get(f"http://127.0.0.1:{state.http_port}/browser/")
@@ -87,8 +88,37 @@ def test_port_in_use_is_one_clear_line(tmp_path):
 def test_no_java_is_one_clear_line(tmp_path):
     env = {"GRAPHMEM_NEO4J_HOME": str(tmp_path), "JAVA_HOME": "", "PATH": str(tmp_path),
            "NEO4J_URI": "", "GRAPHMEM_BOLT_PORT": "0", "GRAPHMEM_HTTP_PORT": "0"}
-    line = _one_line_error(CliRunner().invoke(main, ["neo4j", "start"], env=env))
-    assert "Java not found" in line
+    with pytest.raises(JavaMissing) as exc:
+        localneo4j.java_executable(env, jvm_root=tmp_path / "no-jvms")
+    message = str(exc.value)
+    assert "\n" not in message and "Java 21+ not found" in message and "JAVA_HOME" in message
+
+
+def _fake_jdk(root: Path, name: str, version: str) -> Path:
+    """A JDK home whose `release` file says `version` and whose bin/java is a real java."""
+    home = root / name
+    (home / "bin").mkdir(parents=True)
+    (home / "release").write_text(f'JAVA_VERSION="{version}"\n')
+    (home / "bin" / "java").write_text("#!/bin/sh\n")
+    return home
+
+
+def test_java_21_plus_is_chosen_by_itself(tmp_path):
+    jvms = tmp_path / "jvm"
+    old = _fake_jdk(jvms, "java-17-openjdk", "17.0.15")
+    _fake_jdk(jvms, "jdk-21", "21.0.4")
+    newest = _fake_jdk(jvms, "temurin-25-jdk", "25.0.1")
+    empty = {"PATH": str(tmp_path)}
+    # JAVA_HOME older than 21 is passed over for the newest JDK 21+ under the JVM folder
+    chosen = localneo4j.java_executable({**empty, "JAVA_HOME": str(old)}, jvm_root=jvms)
+    assert chosen == str(newest / "bin" / "java")
+    # JAVA_HOME 21+ wins over a newer one
+    jdk21 = jvms / "jdk-21"
+    assert localneo4j.java_executable({**empty, "JAVA_HOME": str(jdk21)}, jvm_root=jvms) == \
+        str(jdk21 / "bin" / "java")
+    # only a JDK 17 there: the one-line error
+    with pytest.raises(JavaMissing):
+        localneo4j.java_executable({**empty, "JAVA_HOME": str(old)}, jvm_root=old.parent / "x")
 
 
 def test_no_maven_is_one_clear_line(tmp_path):

@@ -1,5 +1,6 @@
 import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,8 @@ def test_pom_pins_the_configured_versions():
     pom = resources.files("graphmem.localneo4j").joinpath("pom.xml").read_text()
     assert f"<version>{NEO4J_VERSION}</version>" in pom
     assert f"<version>{NEO4J_BROWSER_VERSION}</version>" in pom
+
+
+def test_docker_and_test_image_run_the_managed_version():
+    compose = (Path(__file__).parents[2] / "docker" / "docker-compose.yml").read_text()
+    assert f"image: neo4j:{NEO4J_VERSION}-community" in compose

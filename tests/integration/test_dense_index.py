@@ -1,0 +1,59 @@
+"""The dense tunnel through the user-filtered vector index: only the user's own nodes, even when
+decoy users said the very same words many times over, and the same heads as the exact scan."""
+
+from __future__ import annotations
+
+import importlib
+import uuid
+from datetime import timedelta
+
+import pytest
+
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from graphmem.store.search import dense_heads, vector_index_filters_users
+from tests.helpers import SCENARIO, FakeVectors, _transcript, dt
+
+migration = importlib.import_module("graphmem.schema.0007_vector_user_filter")
+
+
+COPIES = 4  # each decoy says every sentence this many times: 12 copies of the query's turn
+
+
+def _decoy(user_id: str, copies: int) -> Transcript:
+    """A big user who says every sentence of the scenario `copies` times over."""
+    texts = [t for _, _, ts in SCENARIO for t in ts]
+    sessions = [SessionRecord(f"d{k}", dt(2024, 1, 1) + timedelta(days=k),
+                              [TurnRecord("user", t) for t in texts]) for k in range(copies)]
+    return Transcript(user_id, sessions)
+
+
+@pytest.fixture(scope="module")
+def decoys(neo4j_graph):
+    ids = [f"decoy-{uuid.uuid4().hex[:8]}" for _ in range(3)]
+    Memory(neo4j_graph, embedder=FakeVectors()).ingest([_decoy(d, COPIES) for d in ids])
+    yield ids
+    for d in ids:
+        neo4j_graph.forget_user(d)
+
+
+def test_index_is_used_where_the_server_has_filters(graph):
+    assert vector_index_filters_users(graph) == migration.supports_vector_filters(graph)
+
+
+@pytest.mark.parametrize("heads", [3, 40])
+def test_small_user_among_identical_decoys_gets_only_and_all_its_own(graph, user_id, decoys,
+                                                                     heads):
+    Memory(graph, embedder=FakeVectors()).ingest([_transcript(user_id)])
+    own = {r["id"] for r in graph.read("user_turns", user_id=user_id)}
+    query = FakeVectors().embed(["I live in Denver."])[0]  # the decoys said it 12 times
+    got = dense_heads(graph, user_id, query, heads=heads, min_cosine=0.0)
+    exact = dense_heads(graph, user_id, query, heads=heads, min_cosine=0.0, exact=True)
+    turns = [r for r in got if r["type"] == "turn"]
+    assert {r["id"] for r in turns} <= own  # none of the decoys' identical turns
+    # not starved by the decoys' 12 exact copies: as many heads as the user has, up to `heads`
+    assert len(turns) == min(heads, len(own)) == len([r for r in exact if r["type"] == "turn"])
+    assert turns[0]["score"] == pytest.approx(1.0)
+    assert {r["id"] for r in got} == {r["id"] for r in exact}
+    by_id = {r["id"]: r["score"] for r in exact}
+    assert all(r["score"] == pytest.approx(by_id[r["id"]], abs=1e-6) for r in got)  # same scale
