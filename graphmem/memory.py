@@ -103,16 +103,6 @@ class Memory:
         return {"neo4j": True, "schema": all(m.version in versions for m in migrations()),
                 "model": model}
 
-    def doctor(self) -> dict[str, Any]:
-        """Health of the whole database: readiness, and invariants no constraint can declare —
-        edges joining two users' nodes, sessions whose turns were not all written (both 0)."""
-        checks: dict[str, Any] = {"server": self.graph.server_version(), **self.readiness()}
-        checks["cross_user_edges"] = admin.cross_user_edges(self.graph)
-        checks["half_written_sessions"] = admin.half_written_sessions_all(self.graph)
-        checks["ok"] = (checks["neo4j"] and checks["schema"] and checks["cross_user_edges"] == 0
-                        and checks["half_written_sessions"] == 0)
-        return checks
-
     def _ingestor(self, options: IngestOptions | None = None) -> Ingestor:
         return Ingestor(self.graph, self.extractor, self.embedder, options or self.options)
 

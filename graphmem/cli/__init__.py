@@ -46,6 +46,8 @@ def _connection_lost(exc: BaseException) -> str | None:
     (the driver is imported only here, once something failed)."""
     from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired
 
+    if isinstance(exc, BrokenPipeError):  # our own output was closed (`| head`), not Neo4j
+        return None
     if isinstance(exc, ServiceUnavailable | SessionExpired | DriverError | ConnectionError):
         return type(exc).__name__
     return None

@@ -101,19 +101,19 @@ def neo4j_browser(show) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @_fail_cleanly
 def doctor(as_json: bool) -> None:
-    """Check the database: Neo4j reachable, schema applied, no edge joining two users, no
-    half-written session. Exit code 1 when a check fails."""
-    from . import open_memory
+    """Check Java, Maven, the Neo4j graphmem would use (version, schema, indexes, no edge joining
+    two users, no half-written session), the embedder and the LLM endpoint; one line each, with
+    the fix for each failure. Exit code 1 when a check fails."""
+    from ..doctor import run_checks
 
-    with open_memory(answer_llm=False) as mem:
-        checks = mem.doctor()
+    checks, figures = run_checks()
     if as_json:
-        click.echo(json.dumps(checks))
+        click.echo(json.dumps(figures))
     else:
-        for key in ("server", "neo4j", "schema", "cross_user_edges", "half_written_sessions"):
-            click.echo(f"{key}: {checks[key]}")
-        click.echo("OK" if checks["ok"] else "FAILED")
-    if not checks["ok"]:
+        for c in checks:
+            click.echo(f"{'ok  ' if c.ok else 'FAIL'} {c.name:<9} {c.detail}"
+                       + (f"  → {c.fix}" if c.fix and not c.ok else ""))
+    if not figures["ok"]:
         sys.exit(1)
 
 

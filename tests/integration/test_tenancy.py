@@ -206,11 +206,17 @@ def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
     runner = CliRunner()
     try:
         ok = runner.invoke(main, ["doctor", "--json"])
-        assert ok.exit_code == 0 and json.loads(ok.stdout)["cross_user_edges"] == 0
+        report = json.loads(ok.stdout)
+        assert report["cross_user_edges"] == 0 and report["half_written_sessions"] == 0
+        assert {c["name"] for c in report["checks"] if c["ok"]} >= {"neo4j", "schema", "tenancy",
+                                                                     "embedder", "llm"}
         with graph.session() as s:  # what no graphmem query can do: join two users
             s.run("MATCH (a:Turn {user_id: $a}), (b:Turn {user_id: $b}) WITH a, b LIMIT 1 "
                   "CREATE (a)-[:NEXT]->(b)", a=user_id, b=other).consume()
         bad = runner.invoke(main, ["doctor", "--json"])
-        assert bad.exit_code == 1 and json.loads(bad.stdout)["cross_user_edges"] == 1
+        report = json.loads(bad.stdout)
+        assert bad.exit_code == 1 and report["cross_user_edges"] == 1
+        failed = [c for c in report["checks"] if not c["ok"]]
+        assert [c["name"] for c in failed] == ["tenancy"] and failed[0]["fix"]
     finally:
         graph.forget_user(other)
