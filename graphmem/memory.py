@@ -3,6 +3,7 @@ messages live, search, facts over time, timelines, memory cards, answers, stats,
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -10,13 +11,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from neo4j.exceptions import DriverError, Neo4jError
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from .answer import Answer, Answerer
 from .config import Settings
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import InputError, UnknownUser
+from .errors import InputError, Neo4jUnavailable, UnknownUser
 from .extract import Extractor, OfflineExtractor
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
@@ -30,8 +31,26 @@ MAX_APPEND_TURNS = 100  # messages in one append call
 _LOCKS = 64  # appends to one session are serialised by one of these (striped by session)
 
 
+def _neo4j_lost(method: Callable[..., Any]) -> Callable[..., Any]:
+    """Raise Neo4jUnavailable, one line saying what happened and what to do, when the
+    connection to Neo4j breaks during `method` (the driver's own errors are not graphmem's)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (ServiceUnavailable, SessionExpired) as exc:
+            raise Neo4jUnavailable(
+                f"lost the connection to Neo4j at {self.graph.uri} ({type(exc).__name__}); what "
+                "finished before it is stored, nothing half-written is kept (one transaction per "
+                "unit of work): check that Neo4j runs, then retry") from exc
+
+    return wrapper
+
+
 class Memory:
-    """graphmem's facade over one Neo4j database."""
+    """graphmem's facade over one Neo4j database. Every public method raises Neo4jUnavailable
+    (a GraphmemError) when the connection to Neo4j breaks during it."""
 
     def __init__(self, graph: Graph | None = None, *, extractor: Extractor | None = None,
                  embedder: Embedder | None = None, options: IngestOptions | None = None,
@@ -83,6 +102,7 @@ class Memory:
                     self._retriever = Retriever(self.graph, self.embedder)
         return self._retriever
 
+    @_neo4j_lost
     def warm(self) -> None:
         """Load the embedder and let Neo4j plan the search queries now (a server does this once
         at start-up, so that its first request is not the slow one)."""
@@ -108,6 +128,7 @@ class Memory:
 
     # --- writing ---------------------------------------------------------------------------------
 
+    @_neo4j_lost
     def ingest(self, transcripts: Iterable[Transcript],
                on_session: Callable[[IngestReport], None] | None = None, *,
                verbose: bool = False) -> IngestReport:
@@ -115,6 +136,7 @@ class Memory:
         options = replace(self.options, verbose=True) if verbose else None
         return self._ingestor(options).ingest(transcripts, on_session)
 
+    @_neo4j_lost
     def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
                session_time: datetime | None = None) -> AppendReport:
         """Append messages to one session of a user, live (the user and the session are created
@@ -139,15 +161,18 @@ class Memory:
         with lock:
             return self._ingestor().append(user_id, session_id, turns, session_time=session_time)
 
+    @_neo4j_lost
     def forget(self, user_id: str) -> int:
         """Delete every node of one user (and nothing else); the number of nodes deleted."""
         return self.graph.forget_user(user_id)
 
     # --- reading ---------------------------------------------------------------------------------
 
+    @_neo4j_lost
     def require_user(self, user_id: str) -> None:
         self.graph.require_user(user_id)
 
+    @_neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = 10,
                config: RetrievalConfig | str = "fused") -> list[Evidence]:
@@ -155,6 +180,7 @@ class Memory:
         return self.search_full(user_id, query, question_date=question_date, as_of=as_of, k=k,
                                 config=config).evidence
 
+    @_neo4j_lost
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
                     as_of: datetime | None = None, k: int = 10,
                     config: RetrievalConfig | str = "fused") -> SearchResult:
@@ -162,6 +188,7 @@ class Memory:
         return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                      k=k, config=config)
 
+    @_neo4j_lost
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
               history: bool = False, question_date: datetime | None = None,
               limit: int = 1000) -> list[FactEvent]:
@@ -172,6 +199,7 @@ class Memory:
         return current_facts(self.graph, user_id, as_of, predicate=predicate, history=history,
                              question_date=question_date, limit=limit)
 
+    @_neo4j_lost
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
                  question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
@@ -182,30 +210,36 @@ class Memory:
         return fact_timeline(self.graph, user_id, entity=entity, predicate=predicate,
                              since=since, until=until, question_date=question_date, limit=limit)
 
+    @_neo4j_lost
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
         from .history import inspect
 
         return inspect(self.graph, user_id, node_id)
 
+    @_neo4j_lost
     def turns(self, user_id: str, turn_ids: list[str]) -> list[dict[str, Any]]:
         return store_answer.turns_by_id(self.graph, user_id, turn_ids)
 
+    @_neo4j_lost
     def session_window(self, user_id: str, turn_id: str, window: int) -> list[dict[str, Any]]:
         return store_answer.session_window(self.graph, user_id, turn_id, window)
 
+    @_neo4j_lost
     def cypher_read(self, user_id: str, statement: str,
                     params: dict[str, Any] | None = None) -> dict[str, Any]:
         from .answer.cypher_read import cypher_read
 
         return cypher_read(self.graph, user_id, statement, params)
 
+    @_neo4j_lost
     def stats(self, user_id: str | None = None) -> dict[str, int]:
         row = admin.stats(self.graph, user_id)
         if user_id is not None and row["users"] == 0:
             raise UnknownUser(f"no memory for user {user_id!r}")
         return row
 
+    @_neo4j_lost
     def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
                budget: int = 4, reader_llm: LLMClient | None = None,
                offline: bool = False) -> Answer:
@@ -217,12 +251,14 @@ class Memory:
 
     # --- moving memory -----------------------------------------------------------------------
 
+    @_neo4j_lost
     def export_user(self, user_id: str, out: IO[str]) -> dict[str, Any]:
         """Write one user's whole memory to `out` as JSONL; counts and a checksum of the graph."""
         from .transfer import export_user
 
         return export_user(self.graph, user_id, out)
 
+    @_neo4j_lost
     def import_user(self, path: str | Path) -> dict[str, Any]:
         """Restore an export into this database (which must not hold that user yet), checked
         whole first and written in one transaction; counts and the checksum."""

@@ -17,6 +17,9 @@ import pytest
 from graphmem import localneo4j
 from graphmem.config import Settings
 from graphmem.db import Graph
+from graphmem.errors import Neo4jUnavailable
+from graphmem.memory import Memory
+from tests.helpers import FakeVectors
 
 ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = 40
@@ -63,7 +66,11 @@ def test_neo4j_killed_mid_ingest_is_one_line_then_resumes(own_local, tmp_path):
     while time.monotonic() < deadline and proc.poll() is None and _sessions(state.bolt_uri) < 3:
         time.sleep(0.5)
     assert proc.poll() is None, "the ingest ended before Neo4j could be stopped"
+    library = Memory(Graph.open(state.bolt_uri, None, None), embedder=FakeVectors())
     os.kill(state.pid, signal.SIGKILL)
+    with pytest.raises(Neo4jUnavailable, match="lost the connection to Neo4j"):
+        library.stats("faulty")  # the library's own exception type, not the driver's
+    library.close()
     _out, err = proc.communicate(timeout=300)
     assert proc.returncode != 0
     assert "Traceback" not in err, err[-2000:]
