@@ -24,9 +24,8 @@ def test_a_5_mb_message_builds_no_fact_from_a_cut_word(graph, user_id, monkeypat
     memory = Memory(graph, embedder=FakeVectors())
     memory.ingest([Transcript(user_id, [SessionRecord("s1", dt(2024, 1, 10), [
         TurnRecord("user", text), TurnRecord("assistant", "Noted.")])])])
-    facts = graph.read("facts_as_of", user_id=user_id, as_of=None, predicate=None,
-                       history=True, limit=100_000)
-    values = {f["value"] for f in facts if f["predicate"] == "lives_in"}
+    facts = memory.facts(user_id, history=True, limit=100_000)
+    values = {f.value for f in facts if f.predicate == "lives_in"}
     assert values == {"Denver"}, values
     with graph.session() as s:
         bad = s.run("MATCH (f:FactEvent {user_id: $u})-[:DERIVED_FROM]->(p)<-[:HAS_PIECE]-(t) "
