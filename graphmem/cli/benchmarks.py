@@ -133,3 +133,31 @@ def bench_soak(path, ingests, searches, seconds, sessions, as_json) -> None:
             click.echo(f"  error: {e}")
     if not res.ok:
         raise SystemExit(1)
+
+
+@bench.command("serve")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--clients", type=click.IntRange(min=1), default=8, show_default=True)
+@click.option("--seconds", type=click.FloatRange(min=1), default=60, show_default=True)
+@click.option("--users", type=click.IntRange(min=1), default=4, show_default=True,
+              help="LongMemEval users loaded first.")
+@click.option("--sessions", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_serve(path, clients, seconds, users, sessions, as_json) -> None:
+    """A real `graphmem serve` under N concurrent HTTP clients mixing appends and searches:
+    requests/s, p50/p95/p99 per endpoint, errors, ready time, CLI search through GRAPHMEM_URL."""
+    from ..bench.serve import run_serve_bench
+
+    res = run_serve_bench(path, clients=clients, seconds=seconds, users=users,
+                          sessions=sessions, echo=_echo_err)
+    if as_json:
+        click.echo(json.dumps(res.__dict__))
+        return
+    click.echo(f"clients={clients} seconds={seconds:.0f} users={res.users} ready={res.ready_s} s "
+               f"requests={res.requests} req/s={res.requests_per_s} errors={res.errors}")
+    for name, e in res.endpoints.items():
+        click.echo(f"  {name:<7} n={e['n']} p50={e['p50']} ms p95={e['p95']} ms p99={e['p99']} ms")
+    click.echo(f"  CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
+    for e in res.error_samples:
+        click.echo(f"  error: {e}")

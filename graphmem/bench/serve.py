@@ -1,0 +1,145 @@
+"""`bench serve`: a real `graphmem serve` process on a free loopback port, users loaded from a
+LongMemEval file, then N concurrent HTTP clients mixing appends and searches for a bounded time;
+requests/s, p50/p95/p99 per endpoint, errors, the time to ready, and a CLI `search` through
+GRAPHMEM_URL (wall time)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from ..loaders import load
+from ..memory import Memory
+from ..models import Transcript
+from .soak import QUESTIONS
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 1)
+
+
+@dataclass
+class ServeBench:
+    clients: int
+    seconds: float
+    users: int = 0
+    ready_s: float = 0.0
+    requests: int = 0
+    errors: int = 0
+    requests_per_s: float = 0.0
+    endpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
+    cli_search_s: list[float] = field(default_factory=list)
+    error_samples: list[str] = field(default_factory=list)
+
+
+def run_serve_bench(path: str, *, clients: int = 8, seconds: float = 60.0, users: int = 4,
+                    sessions: int = 10, append_share: float = 0.25,
+                    echo: Any = lambda _m: None) -> ServeBench:
+    res = ServeBench(clients, seconds)
+    prefix = f"bserve-{int(time.time())}-"
+    transcripts = [Transcript(prefix + t.user_id, t.sessions[:sessions])
+                   for t in itertools.islice(load(path), users)]
+    echo(f"loading {len(transcripts)} users ({sessions} sessions each)…")
+    with Memory.from_settings(answer_llm=False) as mem:
+        mem.ingest(transcripts)
+    res.users = len(transcripts)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k not in ("GRAPHMEM_API_KEYS",
+                                                            "GRAPHMEM_API_KEYS_FILE")}
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "graphmem", "serve", "--port", str(port)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"graphmem serve exited: {proc.stderr.read()[-500:]}")
+                try:
+                    if http.get("/readyz").status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.2)
+        res.ready_s = round(time.perf_counter() - started, 1)
+        echo(f"serve ready in {res.ready_s} s; {clients} clients for {seconds:.0f} s…")
+        lat: dict[str, list[float]] = {"search": [], "append": []}
+        lock = threading.Lock()
+        stop = time.perf_counter() + seconds
+
+        def client(k: int) -> None:
+            with httpx.Client(base_url=url, timeout=30) as http:
+                for i in itertools.count():
+                    if time.perf_counter() >= stop:
+                        return
+                    user = transcripts[(k + i) % len(transcripts)].user_id
+                    appending = (i * clients + k) % round(1 / append_share) == 0
+                    t0 = time.perf_counter()
+                    try:
+                        if appending:
+                            r = http.post(f"/v1/users/{user}/sessions/live-{k}/messages", json={
+                                "messages": [{"role": "user", "turn_id": f"c{k}-{i}",
+                                              "content": f"Note {i}: I moved my desk to room "
+                                                         f"{100 + i % 50} today."}]})
+                        else:
+                            r = http.post(f"/v1/users/{user}/search",
+                                          json={"query": QUESTIONS[i % len(QUESTIONS)], "k": 10})
+                        ok = r.status_code == 200
+                        detail = f"{r.status_code} {r.text[:120]}"
+                    except httpx.HTTPError as exc:
+                        ok, detail = False, f"{type(exc).__name__}: {exc}"
+                    ms = (time.perf_counter() - t0) * 1000
+                    with lock:
+                        if ok:
+                            lat["append" if appending else "search"].append(ms)
+                        else:
+                            res.errors += 1
+                            if len(res.error_samples) < 5:
+                                res.error_samples.append(detail)
+
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+        t_start = time.perf_counter()
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        wall = time.perf_counter() - t_start
+        res.requests = sum(len(v) for v in lat.values()) + res.errors
+        res.requests_per_s = round(res.requests / wall, 1)
+        res.endpoints = {name: {"n": len(v), "p50": _pct(v, .5), "p95": _pct(v, .95),
+                                "p99": _pct(v, .99)} for name, v in lat.items()}
+        cli_env = {**env, "GRAPHMEM_URL": url}
+        for _ in range(3):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "graphmem", "search", "--user",
+                            transcripts[0].user_id, "where do I live now?"], env=cli_env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            res.cli_search_s.append(round(time.perf_counter() - t0, 2))
+        with httpx.Client(base_url=url, timeout=60) as http:
+            for t in transcripts:
+                http.delete(f"/v1/users/{t.user_id}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return res
