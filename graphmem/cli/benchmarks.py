@@ -161,3 +161,42 @@ def bench_serve(path, clients, seconds, users, sessions, as_json) -> None:
     click.echo(f"  CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
     for e in res.error_samples:
         click.echo(f"  error: {e}")
+
+
+@bench.command("scale")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--sizes", default="1,10,50", show_default=True,
+              help="Multiples of one LongMemEval haystack held by one user, comma-separated.")
+@click.option("--users", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Other users added to the database before measuring again (0: skip).")
+@click.option("--sessions-per-user", type=click.IntRange(min=1), default=2, show_default=True)
+@click.option("--rounds", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Times each question is asked at each point.")
+@click.option("--chart", "chart_path", type=click.Path(dir_okay=False), default=None,
+              help="Write a PNG chart of p95 against the user's turns.")
+@click.option("--keep", is_flag=True, help="Keep the users it made (default: forget them).")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_scale(path, sizes, users, sessions_per_user, rounds, chart_path, keep, as_json) -> None:
+    """Search latency (fused and per tunnel, p50/p95) as one user grows to 1x, 10x and 50x a
+    LongMemEval haystack, and again with 1,000 other users in the database."""
+    from ..bench.scale import PARTS, as_dict, chart, run_scale
+
+    try:
+        multiples = tuple(int(s) for s in sizes.split(",") if s.strip())
+    except ValueError:
+        raise click.UsageError(f"--sizes takes whole numbers separated by commas, not {sizes!r}") from None
+    if not multiples or min(multiples) < 1:
+        raise click.UsageError(f"--sizes takes positive whole numbers, not {sizes!r}")
+    res = run_scale(path, sizes=multiples, users=users, sessions_per_user=sessions_per_user,
+                    rounds=rounds, keep=keep, echo=_echo_err)
+    if chart_path:
+        chart(res, chart_path)
+    if as_json:
+        click.echo(json.dumps(as_dict(res)))
+        return
+    click.echo(f"ingested {res.ingested_turns} turns in {res.ingest_seconds:.0f} s")
+    click.echo("size  turns  db_users  queries  " + "  ".join(f"{p} p50/p95 ms" for p in PARTS))
+    for p in res.points:
+        cells = "  ".join(f"{p.ms[k]['p50']}/{p.ms[k]['p95']}" if k in p.ms else "-" for k in PARTS)
+        click.echo(f"{p.size}x  {p.turns}  {p.db_users}  {p.queries}  {cells}")

@@ -1,0 +1,193 @@
+"""`bench scale`: search latency as one user's memory grows and as the database fills with users.
+
+One user holds 1x, 10x and 50x a LongMemEval haystack: the sessions of several instances put
+together under one user (a session repeated across instances is kept once), in date order, until
+the user holds the wanted multiple of the first instance's turns. The user grows in place (the 10x
+user becomes the 50x user), so every size is measured on the same database. Then the database is
+filled with other users (a few sessions each) and the smallest and largest sizes are measured
+again. At each point the file's first questions (the same ones at every point) are asked with the
+fused preset; the latency of the whole search and of each tunnel inside it (as `search` times
+them) is summarised as p50 / p95.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..loaders import load
+from ..memory import Memory
+from ..models import SessionRecord, Transcript
+from .questions import longmemeval_questions
+from .stats import summary
+
+PARTS = ("fused", "dense", "bm25", "graph")  # the whole search, then each tunnel inside it
+
+
+@dataclass
+class ScalePoint:
+    size: int  # multiple of the first instance's turns asked for
+    turns: int  # turns the measured user holds
+    sessions: int
+    db_users: int  # users in the database while measuring
+    queries: int
+    ms: dict[str, dict[str, float]] = field(default_factory=dict)  # part -> {p50, p95}
+
+
+@dataclass
+class ScaleResult:
+    points: list[ScalePoint] = field(default_factory=list)
+    ingest_seconds: float = 0.0
+    ingested_turns: int = 0
+
+
+def _turns(sessions: list[SessionRecord]) -> int:
+    return sum(len(s.turns) for s in sessions)
+
+
+def _grown(instances: Iterator[Transcript], target_turns: int, have: list[SessionRecord],
+           seen: set[str]) -> list[SessionRecord]:
+    """`have` plus whole instances' new sessions until `target_turns` is reached, in date order."""
+    out = list(have)
+    while _turns(out) < target_turns:
+        t = next(instances, None)
+        if t is None:
+            break
+        for s in t.sessions:
+            if s.source_id not in seen:
+                seen.add(s.source_id)
+                out.append(s)
+    out.sort(key=lambda s: (s.started_at is None, s.started_at, s.source_id))
+    return out
+
+
+def _measure(mem: Memory, user: str, questions: list[str], rounds: int) -> dict[str, dict]:
+    mem.search(user, questions[0], k=10)  # warm this user's first query path
+    per: dict[str, list[float]] = {p: [] for p in PARTS}
+    for _ in range(rounds):
+        for q in questions:
+            t0 = time.perf_counter()
+            res = mem.search_full(user, q, k=10)
+            per["fused"].append((time.perf_counter() - t0) * 1000)
+            for tunnel in PARTS[1:]:
+                if tunnel in res.timings_ms:
+                    per[tunnel].append(res.timings_ms[tunnel])
+    out = {}
+    for part, values in per.items():
+        s = summary(values, 1)
+        if s:
+            out[part] = {"p50": s["median"], "p95": s["p95"]}
+    return out
+
+
+def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1000,
+              sessions_per_user: int = 2, rounds: int = 2, max_questions: int = 50,
+              memory: Memory | None = None, keep: bool = False, prefix: str | None = None,
+              echo: Callable[[str], None] = lambda _m: None) -> ScaleResult:
+    """Measure; the users it made are forgotten afterwards unless `keep`."""
+    sizes = tuple(sorted(set(sizes)))
+    if not sizes or sizes[0] < 1:
+        raise ValueError("sizes must be positive multiples, such as 1,10,50")
+    prefix = prefix if prefix is not None else f"scale-{int(time.time())}-"
+    own = memory is None
+    mem = memory or Memory.from_settings()
+    result = ScaleResult()
+    made: list[str] = []
+
+    def ingest(t: Transcript) -> None:
+        t0 = time.perf_counter()
+        report = mem.ingest([t])
+        result.ingest_seconds += time.perf_counter() - t0
+        result.ingested_turns += report.turns
+
+    try:
+        instances = iter(load(path))
+        first = next(instances)
+        base_turns = _turns(first.sessions)
+        seen = {s.source_id for s in first.sessions}
+        grown: list[SessionRecord] = sorted(first.sessions, key=lambda s: (
+            s.started_at is None, s.started_at, s.source_id))
+        # the same real questions at every point, so the sizes differ only in what is held
+        qs = [q.question for q in longmemeval_questions(path, max_questions)]
+        measured: list[tuple[int, str, list[SessionRecord]]] = []
+        for size in sizes:
+            grown = _grown(instances, size * base_turns, grown, seen)
+            user = f"{prefix}{size}x"
+            if size > sizes[0]:
+                user = f"{prefix}grown"  # the same user keeps growing past the smallest size
+            if user not in made:
+                made.append(user)
+            echo(f"ingesting {user}: {len(grown)} sessions, {_turns(grown)} turns")
+            ingest(Transcript(user, grown))
+            measured.append((size, user, list(grown)))
+            point = ScalePoint(size, _turns(grown), len(grown), mem.stats()["users"], len(qs))
+            point.ms = _measure(mem, user, qs, rounds)
+            result.points.append(point)
+            echo(f"{size}x: {point.turns} turns, fused p50/p95 "
+                 f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
+        if users > 0:
+            others = itertools.cycle(list(itertools.islice(load(path), 1, 1 + max(1, users // 10))))
+            for i in range(users):
+                t = next(others)
+                start = (i * sessions_per_user) % max(1, len(t.sessions) - sessions_per_user)
+                user = f"{prefix}u{i:05d}"
+                made.append(user)
+                ingest(Transcript(user, t.sessions[start:start + sessions_per_user]))
+                if (i + 1) % 100 == 0:
+                    echo(f"other users: {i + 1}/{users}")
+            # the smallest size was its own user; the grown user now holds the largest size only
+            for size, user, sessions in (measured[0], measured[-1]):
+                point = ScalePoint(size, _turns(sessions), len(sessions),
+                                   mem.stats()["users"], len(qs))
+                point.ms = _measure(mem, user, qs, rounds)
+                result.points.append(point)
+                echo(f"{size}x with {point.db_users} users: fused p50/p95 "
+                     f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
+    finally:
+        if not keep:
+            for user in made:
+                mem.forget(user)
+        if own:
+            mem.close()
+    return result
+
+
+def chart(result: ScaleResult, out: str) -> None:
+    """p95 per part against the user's turns (log x), one line per database size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    groups: dict[int, list[ScalePoint]] = {}
+    for p in result.points:
+        groups.setdefault(p.db_users, []).append(p)
+    styles = ["-", "--", ":"]
+    for (db_users, points), style in zip(sorted(groups.items()), itertools.cycle(styles), strict=False):
+        points.sort(key=lambda p: p.turns)
+        for part, colour in zip(PARTS, ("black", "tab:blue", "tab:orange", "tab:green"),
+                                strict=True):
+            xs = [p.turns for p in points if part in p.ms]
+            ys = [p.ms[part]["p95"] for p in points if part in p.ms]
+            if xs:
+                ax.plot(xs, ys, style, marker="o", color=colour,
+                        label=f"{part} p95 ({db_users} users in the database)")
+    ax.set_xscale("log")
+    ax.set_xlabel("turns held by the searched user")
+    ax.set_ylabel("latency p95 (ms)")
+    ax.set_title("graphmem search latency as one user's memory grows")
+    ax.axhline(150, color="grey", linewidth=0.8)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+
+
+def as_dict(result: ScaleResult) -> dict[str, Any]:
+    return {"ingest_seconds": round(result.ingest_seconds, 1),
+            "ingested_turns": result.ingested_turns,
+            "points": [vars(p) for p in result.points]}
