@@ -4,7 +4,7 @@
 CALL () {
   UNWIND $turn_ids AS id
   MATCH (t:Turn {id: id}) WHERE t.user_id = $user_id
-  RETURN 'turn' AS type, t.id AS id, t.text AS text, t.role AS role, t.id AS turn_id,
+  RETURN 'turn' AS type, t.id AS id, t.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at AS mentioned_at, null AS occurred_start, null AS occurred_end,
          null AS valid_from, null AS valid_until, null AS status,
@@ -17,7 +17,7 @@ CALL () {
   UNION ALL
   UNWIND $piece_ids AS id
   MATCH (p:MessagePiece {id: id})<-[:HAS_PIECE]-(t:Turn) WHERE p.user_id = $user_id
-  RETURN 'piece' AS type, p.id AS id, p.text AS text, t.role AS role, t.id AS turn_id,
+  RETURN 'piece' AS type, p.id AS id, p.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at AS mentioned_at, null AS occurred_start, null AS occurred_end,
          null AS valid_from, null AS valid_until, null AS status,
@@ -32,13 +32,13 @@ CALL () {
   MATCH (f:FactEvent {id: id})-[:DERIVED_FROM]->(:MessagePiece)<-[:HAS_PIECE]-(t:Turn)
   WHERE f.user_id = $user_id
   WITH f, collect(DISTINCT t) AS ts
-  RETURN 'fact' AS type, f.id AS id, f.text AS text, ts[0].role AS role, f.turn_id AS turn_id,
+  RETURN 'fact' AS type, f.id AS id, f.text AS text, ts[0].role AS role, ts[0].speaker AS speaker, f.turn_id AS turn_id,
          ts[0].session_source_id AS session_source_id, [t IN ts | t.source_id] AS source_turn_ids,
          f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
          f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
          f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states, f.slot AS slot,
          f.predicate AS predicate
 }
-RETURN type, id, text, role, turn_id, session_source_id, source_turn_ids, mentioned_at,
+RETURN type, id, text, role, speaker, turn_id, session_source_id, source_turn_ids, mentioned_at,
        occurred_start, occurred_end, valid_from, valid_until, status,
        slot_facts, stale_facts, slot_states, slot, predicate

@@ -16,6 +16,8 @@ from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
+from .extract.names import PREDICATE as NAME_PREDICATE
+from .extract.names import addressed_name
 from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, TurnRecord, stable_id
 from .relate import RELATABLE_MODALITIES, link_for
 from .segment import extraction_window, pieces_of_turn
@@ -108,6 +110,20 @@ def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
                    roles=[RoleRef("subject", speaker, "person"), *roles])
 
 
+def _addressed(text: str, piece: MessagePiece, speakers: tuple[str, ...],
+               speaker: str) -> FactCandidate | None:
+    """In a two-person chat, a message that opens by addressing someone by another name ("Hey
+    Kate!") says what the other speaker is called."""
+    found = addressed_name(piece.text, speakers)
+    if found is None:
+        return None
+    name, start, end = found
+    other = next(s for s in speakers if s != speaker)
+    return FactCandidate(kind="attribute", predicate=NAME_PREDICATE, text=f"{other} is called {name}.",
+                         support=piece.text[start:end].strip(), subject=other, value=name,
+                         roles=[RoleRef("subject", other, "person")], confidence=0.8)
+
+
 @dataclass
 class AppendReport:
     """What appending messages to a live session did."""
@@ -167,6 +183,7 @@ class Ingestor:
         entities: dict[str, dict[str, Any]] = {}
         roles, relations = [], []
         prev_id = prev_turn_id
+        speakers = tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker))
         for k, rec in enumerate(session.turns, start=first_idx):
             source_id = rec.source_id or f"{session.source_id}_{k}"
             turn_id = stable_id("turn", user_id, session.source_id, k)
@@ -194,6 +211,12 @@ class Ingestor:
                         cand = _as_speaker(cand, rec.speaker)
                     facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, t_s,
                                                 entities, roles, relations))
+            if len(speakers) == 2 and rec.speaker in speakers and turn_pieces:
+                cand = _addressed(rec.text, turn_pieces[0], speakers, rec.speaker)
+                if cand is not None:
+                    start, _end = _locate_support(cand, turn_pieces[0], rec.text)
+                    facts.append(self._fact_row(user_id, turn_id, k, turn_pieces[0], cand, start,
+                                                t_s, entities, roles, relations))
         report.turns = len(turns)
         report.pieces = len(pieces)
         report.facts = len(facts)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from ..models import FactCandidate
-from . import changes, clauses, counting, habits, life, shapes
+from . import changes, clauses, counting, habits, life, names, shapes
 from . import lexicon as L
 from . import patterns as P
 from .text import Sentence, norm
@@ -88,6 +88,8 @@ class OfflineExtractor:
         if "turned" in low or "old" in low or "birthday" in low:
             out.extend(shapes.age(s))
         out.extend(shapes.status(s))
+        if "name" in low or "call" in low or " go by" in low or low.startswith(("hi", "hello", "hey")):
+            out.extend(names.self_introductions(s))
         if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
             out.extend(shapes.counts(s))
         return finish(s, counting.prefer_stated(out))

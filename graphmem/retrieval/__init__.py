@@ -10,6 +10,7 @@ from typing import Any
 from ..db import Graph
 from ..embed import Embedder
 from ..errors import InputError
+from ..extract.names import PREDICATE as NAME_PREDICATE
 from ..knowledge import cutoff, decisions_known_at, known
 from ..models import Evidence
 from ..store import search as store
@@ -17,7 +18,7 @@ from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
-from .query import QueryAnalysis, analyse
+from .query import QueryAnalysis, analyse, named_speaker
 from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
@@ -73,6 +74,7 @@ class Retriever:
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
+        q.speaker = named_speaker(query, store.speakers(self.graph, user_id, NAME_PREDICATE))
         if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
             if self.embedder is not None:
                 q.embedding = self.embedder.embed([query])[0]
@@ -88,7 +90,7 @@ class Retriever:
             q.slots and q.intent.about_present and q.intent.window is None), known_at=q.known_at)
         evidence = fuse(candidates, details, q.intent, cfg,
                         near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
-                        slots=q.slots)
+                        slots=q.slots, speaker=q.speaker)
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))

@@ -37,6 +37,9 @@ class RetrievalConfig:
     dense_min_cosine: float = 0.2  # on Neo4j's (1 + cosine) / 2 scale; below it is noise
     validity_gate: bool = True
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
+    # A question that names one speaker of a two-person chat: the other speaker's words count
+    # half (in LoCoMo, 96% of such questions' evidence is the named speaker's own turns).
+    other_speaker_penalty: float = 0.5
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
 
     def with_(self, **changes: object) -> RetrievalConfig:

@@ -153,7 +153,7 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
          cfg: RetrievalConfig,
          near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None,
-         slots: Sequence[str] = ()) -> list[Evidence]:
+         slots: Sequence[str] = (), speaker: str | None = None) -> list[Evidence]:
     rows = []
     for d in details:
         d = {k: _native(v) for k, v in d.items()}
@@ -168,6 +168,8 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
             # It says only what is no longer true (of what is asked).
             d["density"] *= cfg.stale_penalty
             d["status"] = "stale"
+        if speaker is not None and d.get("speaker") not in (None, speaker):
+            d["density"] *= cfg.other_speaker_penalty  # the question is about the other one
         rows.append(d)
     rows.sort(key=lambda r: (-r["density"], r["best_rank"], -r["direct_score"], r["id"]))
     pairs: set[frozenset[str]] = set()

@@ -84,6 +84,18 @@ class QueryAnalysis:
     slots: list[str] = field(default_factory=list)  # predicates the question asks about
     embedding: list[float] | None = None
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
+    speaker: str | None = None  # the one speaker of the user's chats the question names
+
+
+def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
+    """The speaker a question is about, when it names exactly one of two or more speakers (by
+    the label or by a name the conversation gave them): "What did Caroline research?"."""
+    if len(speakers) < 2:
+        return None
+    named = [who for who, aliases in speakers.items()
+             if any(re.search(r"\b" + re.escape(n) + r"(?:['’]s)?\b", question)
+                    for n in (who, *aliases) if n)]
+    return named[0] if len(named) == 1 else None
 
 
 def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:

@@ -81,3 +81,9 @@ def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_i
 def user_turns(graph: Graph, user_id: str) -> list[dict[str, Any]]:
     """The user-role turns of one user, in session order."""
     return graph.read("user_turns", user_id=user_id)
+
+
+def speakers(graph: Graph, user_id: str, name_predicate: str) -> dict[str, list[str]]:
+    """The user's named speakers (two-person chats), each with the other names it is called by."""
+    return {r["speaker"]: list(r["aliases"]) for r in graph.read(
+        "user_speakers", user_id=user_id, name_predicate=name_predicate)}

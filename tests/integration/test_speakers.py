@@ -1,0 +1,62 @@
+"""Speakers in two-person chats: a question about a person finds what that person said, also when
+the conversation calls them by a name that is not their label ("Emi" introduces herself as
+"Kate"; the other speaker greets "Hey Kate!")."""
+
+import pytest
+
+from graphmem.embed import default_embedder
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from graphmem.store.search import speakers
+from tests.helpers import dt
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return default_embedder()
+
+
+def _chat(*lines):
+    return [TurnRecord(who.lower(), text, speaker=who, source_id=f"D1:{i}")
+            for i, (who, text) in enumerate(lines, start=1)]
+
+
+def _memory(graph, user_id, minilm):
+    mem = Memory(graph, embedder=minilm)
+    turns = _chat(
+        ("Emi", "Hi, I'm Kate, by the way! Just got back from a pottery class."),
+        ("Jonas", "Hey Kate! I went to a pottery class last month too and loved the wheel."),
+        ("Emi", "My teacher says my bowls are too thick, so I am practising trimming."),
+        ("Jonas", "I made a lopsided vase, the glaze came out green."),
+        ("Emi", "Next I want to try a tea set for my sister."),
+    )
+    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), turns)])])
+    return mem
+
+
+def test_aliases_come_from_the_conversation(graph, user_id, minilm):
+    _memory(graph, user_id, minilm)
+    found = speakers(graph, user_id, "name")
+    assert set(found) == {"Emi", "Jonas"}
+    assert found["Emi"] == ["Kate"]  # said by herself, and how Jonas greets her
+    assert found["Jonas"] == []
+
+
+def test_a_question_about_a_person_prefers_their_own_words(graph, user_id, minilm):
+    mem = _memory(graph, user_id, minilm)
+    plain = mem.search_full(user_id, "What happened at the pottery class?", k=5)
+    assert plain.analysis.speaker is None
+    for question, who in (("What did Kate make at the pottery class?", "Emi"),
+                          ("What did Emi make at the pottery class?", "Emi"),
+                          ("What did Jonas make at the pottery class?", "Jonas")):
+        res = mem.search_full(user_id, question, k=5)
+        assert res.analysis.speaker == who
+        top_turns = [e for e in res.evidence if e.type in ("turn", "piece")]
+        spoken = mem.turns(user_id, [top_turns[0].turn_id])
+        assert spoken and spoken[0]["speaker"] == who, (question, top_turns[0].text)
+
+
+def test_both_speakers_named_prefers_neither(graph, user_id, minilm):
+    mem = _memory(graph, user_id, minilm)
+    res = mem.search_full(user_id, "Did Kate and Jonas both take a pottery class?", k=5)
+    assert res.analysis.speaker is None
