@@ -38,6 +38,13 @@ class RetrievalConfig:
     validity_gate: bool = True
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
+    # Questions that aggregate or compare across sessions (retrieval/coverage.py): each further
+    # item of one session weighs this much less than the one before, and the bm25 and dense
+    # tunnels fetch coverage_pool × heads candidates to spread their heads over. Set a priori (a
+    # halving), not fitted to the dev questions.
+    coverage: bool = True
+    coverage_decay: float = 0.5
+    coverage_pool: int = 2
 
     def with_(self, **changes: object) -> RetrievalConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
