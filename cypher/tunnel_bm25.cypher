@@ -6,20 +6,21 @@ CALL () {
   WITH node, score WHERE node.user_id = $user_id
     AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
   RETURN 'turn' AS type, node.id AS id, score, node.id AS turn_id,
-         node.session_source_id AS session_source_id, node.idx AS idx
+         node.session_source_id AS session_source_id, node.idx AS idx,
+         node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
   UNION ALL
   CALL db.index.fulltext.queryNodes('piece_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
   RETURN 'piece' AS type, node.id AS id, score, node.turn_id AS turn_id,
-         null AS session_source_id, null AS idx
+         null AS session_source_id, null AS idx, node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
   UNION ALL
   CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
     AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
   RETURN 'fact' AS type, node.id AS id, score, node.turn_id AS turn_id,
-         null AS session_source_id, null AS idx
+         null AS session_source_id, null AS idx, node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
 }
-RETURN type, id, score, turn_id, session_source_id, idx
+RETURN type, id, score, turn_id, session_source_id, idx, session_id

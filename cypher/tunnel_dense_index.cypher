@@ -1,25 +1,39 @@
-// Dense tunnel through the vector indexes, filtered to one user inside the index (Cypher 25
-// SEARCH on indexes created WITH [n.user_id], migration 0007): the user's k nearest nodes however
-// many other users share the database. Scores are recomputed with the function the exact scan
-// (tunnel_dense) uses, so both return the same scale.
+// Dense tunnel through the vector indexes, filtered inside the index to one user and to what was
+// mentioned by $known_at (Cypher 25 SEARCH on indexes created WITH [n.user_id, n.mentioned_at],
+// migration 0008; without a question date $known_at is the end of time): the user's k nearest
+// nodes however many other users share the database. A turn scores by its best part, its own
+// vector or one of its embedded pieces, as in the exact scan (tunnel_dense); scores are
+// recomputed with the function the exact scan uses, so both return the same scale.
 CYPHER 25
 CALL () {
-  MATCH (t:Turn)
-    SEARCH t IN (VECTOR INDEX turn_embedding FOR $vector WHERE t.user_id = $user_id LIMIT $heads)
-  WITH t WHERE t.user_id = $user_id
-  WITH t, vector.similarity.cosine(t.embedding, $vector) AS score
+  CALL () {
+    MATCH (t:Turn)
+      SEARCH t IN (VECTOR INDEX turn_embedding FOR $vector
+                   WHERE t.user_id = $user_id AND t.mentioned_at <= $known_at LIMIT $heads)
+    WITH t WHERE t.user_id = $user_id
+    RETURN t, vector.similarity.cosine(t.embedding, $vector) AS score
+    UNION ALL
+    MATCH (p:MessagePiece)
+      SEARCH p IN (VECTOR INDEX piece_embedding FOR $vector
+                   WHERE p.user_id = $user_id AND p.mentioned_at <= $known_at LIMIT $heads)
+    WITH p WHERE p.user_id = $user_id
+    MATCH (t:Turn {id: p.turn_id, user_id: $user_id})
+    RETURN t, vector.similarity.cosine(p.embedding, $vector) AS score
+  }
+  WITH t, max(score) AS score
   WHERE score >= $min_cosine
   RETURN 'turn' AS type, t.id AS id, score, t.id AS turn_id,
-         t.session_source_id AS session_source_id, t.idx AS idx
+         t.session_source_id AS session_source_id, t.idx AS idx, t.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
   UNION ALL
   MATCH (f:FactEvent)
-    SEARCH f IN (VECTOR INDEX fact_embedding FOR $vector WHERE f.user_id = $user_id LIMIT $heads)
+    SEARCH f IN (VECTOR INDEX fact_embedding FOR $vector
+                 WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at LIMIT $heads)
   WITH f WHERE f.user_id = $user_id
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   WHERE score >= $min_cosine
   RETURN 'fact' AS type, f.id AS id, score, f.turn_id AS turn_id,
-         null AS session_source_id, null AS idx
+         null AS session_source_id, null AS idx, f.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
 }
-RETURN type, id, score, turn_id, session_source_id, idx
+RETURN type, id, score, turn_id, session_source_id, idx, session_id

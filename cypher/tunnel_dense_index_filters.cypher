@@ -1,5 +1,6 @@
-// The vector indexes of the dense tunnel and their properties: `user_id` among them means the
-// index filters by user inside the search (migration 0007 on a server that supports it).
+// The vector indexes of the dense tunnel and their properties: `user_id` and `mentioned_at` among
+// them mean the index filters by user and by question date inside the search (migrations 0007
+// and 0008 on a server that supports it).
 SHOW VECTOR INDEXES YIELD name, properties
-WHERE name IN ['turn_embedding', 'fact_embedding']
+WHERE name IN ['turn_embedding', 'piece_embedding', 'fact_embedding']
 RETURN name, properties

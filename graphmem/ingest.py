@@ -36,7 +36,12 @@ MAX_EXTRACT_CHARS = 20_000
 class IngestOptions:
     embed_turn_roles: tuple[str, ...] = ("user",)  # which turns get a vector
     embed_facts: bool = True
-    embed_pieces: bool = False
+    embed_pieces: bool = False  # every piece of every turn (1.6 M on the dev file: too slow)
+    # The pieces of the embedded turns longer than the embedder's window also get a vector, so
+    # such a turn is scored by its best part, not by its opening only (the dense tunnel takes the
+    # max over the turn and its pieces).
+    embed_long_turn_pieces: bool = True
+    long_turn_chars: int = 512  # about MiniLM's 128 word pieces of English text
     embed_entities: bool = True  # entity names: needed to resolve "NYC" to "New York City"
     entity_merge_cosine: float = 0.88  # a new name this close to a known entity is an alias
     currency: bool = True  # maintain SUPERSEDES / UPDATES / CONTRADICTS at write time
@@ -278,12 +283,16 @@ class Ingestor:
         targets: list[tuple[dict[str, Any], str]] = []
         opts = self.options
         for plan in plans:
-            targets += [(t, t["text"]) for t in plan.turns
-                        if t["role"] in opts.embed_turn_roles and t["text"].strip()]
+            turns = [t for t in plan.turns
+                     if t["role"] in opts.embed_turn_roles and t["text"].strip()]
+            targets += [(t, t["text"]) for t in turns]
             if opts.embed_facts:
                 targets += [(f, f["text"]) for f in plan.facts]
             if opts.embed_pieces:
                 targets += [(p, p["text"]) for p in plan.pieces]
+            elif opts.embed_long_turn_pieces:
+                long = {t["id"] for t in turns if len(t["text"]) > opts.long_turn_chars}
+                targets += [(p, p["text"]) for p in plan.pieces if p["turn_id"] in long]
             if opts.embed_entities:
                 targets += [(e, e["name"]) for e in plan.entities]
         vectors = self.embedder.embed([text for _, text in targets])

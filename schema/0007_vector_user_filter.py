@@ -24,13 +24,18 @@ def supports_vector_filters(graph: Any) -> bool:
     return bool(m) and (int(m.group(1)), int(m.group(2))) >= FIRST
 
 
-def migrate(graph: Any) -> dict[str, Any]:
-    if not supports_vector_filters(graph):
-        return {"vector_user_filter": False}
-    lines = [ln for ln in query("schema_vector_user_filter").splitlines()
-             if not ln.strip().startswith("//")]
+def run_statements(graph: Any, name: str) -> None:
+    """Run the `;`-separated statements of cypher/`name`.cypher one by one, then make the dense
+    tunnel look at the rebuilt indexes again."""
+    lines = [ln for ln in query(name).splitlines() if not ln.strip().startswith("//")]
     for statement in "\n".join(lines).split(";"):
         if statement.strip():
             graph.run_statement(statement.strip())
     forget_vector_index_probe(graph)
+
+
+def migrate(graph: Any) -> dict[str, Any]:
+    if not supports_vector_filters(graph):
+        return {"vector_user_filter": False}
+    run_statements(graph, "schema_vector_user_filter")
     return {"vector_user_filter": True}

@@ -23,7 +23,7 @@ from graphmem.ingest import Ingestor
 from graphmem.loaders import load
 from graphmem.models import Transcript
 from graphmem.store.admin import server_version
-from graphmem.store.search import dense_heads, vector_index_filters_users
+from graphmem.store.search import dense_heads, vector_index_filters
 
 from .questions import longmemeval_questions
 
@@ -40,7 +40,7 @@ def run_dense_recall(path: str, *, limit: int = 10, ks: tuple[int, ...] = (10,),
     prefix = f"recall-{int(time.time())}-"
     users: list[str] = []
     with Graph.connect(Settings.from_env()) as graph:
-        if not vector_index_filters_users(graph):
+        if not vector_index_filters(graph):
             raise SystemExit(f"{server_version(graph)} has no user-filtered vector index: "
                              "nothing to compare")
         ingestor = Ingestor(graph, OfflineExtractor(), embedder)

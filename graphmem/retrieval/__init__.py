@@ -16,6 +16,7 @@ from ..models import Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
+from .coverage import spread
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
 from .query import QueryAnalysis, analyse, named_speaker
@@ -91,6 +92,9 @@ class Retriever:
         evidence = fuse(candidates, details, q.intent, cfg,
                         near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
                         slots=q.slots, speaker=q.speaker)
+        if cfg.coverage and q.coverage:
+            evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_id,
+                              decay=cfg.coverage_decay)
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))

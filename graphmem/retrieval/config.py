@@ -41,6 +41,16 @@ class RetrievalConfig:
     # half (in LoCoMo, 96% of such questions' evidence is the named speaker's own turns).
     other_speaker_penalty: float = 0.5
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
+    # Questions that aggregate or compare across sessions (retrieval/coverage.py): each further
+    # item of one session weighs this much less than the one before, and the bm25 and dense
+    # tunnels fetch coverage_pool × heads candidates to spread their heads over. Set a priori (a
+    # halving), not fitted to the dev questions. Off: on the first 8 dev questions it lowered
+    # fused session recall_all@5 .857 → .714 and dense turn recall_all@10 .571 → .143 (the
+    # "how many … since" knowledge-update questions keep their evidence in one or two sessions);
+    # see docs/benchmarks.md before turning it on.
+    coverage: bool = False
+    coverage_decay: float = 0.5
+    coverage_pool: int = 2
 
     def with_(self, **changes: object) -> RetrievalConfig:
         return replace(self, **changes)  # type: ignore[arg-type]

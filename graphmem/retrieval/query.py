@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from ..lucene import terms
 from ..temporal import find_time_expressions, resolve_time_expression
+from .coverage import wants_coverage
 
 _FAR = re.compile(r"\b(?:first|earliest|initially|originally|at first|began|start(?:ed)?|"
                   r"before|prior to|used to|oldest)\b", re.I)
@@ -85,6 +86,7 @@ class QueryAnalysis:
     embedding: list[float] | None = None
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
     speaker: str | None = None  # the one speaker of the user's chats the question names
+    coverage: bool = False  # it aggregates or compares across sessions (retrieval/coverage.py)
 
 
 def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
@@ -138,4 +140,4 @@ def analyse(question: str, question_date: datetime | None = None) -> QueryAnalys
     keys = [t for t in terms(question) if t not in STOPWORDS]
     return QueryAnalysis(text=question, question_date=when, mentions=entity_mentions(question),
                          keys=keys or terms(question), intent=temporal_intent(question, when),
-                         slots=slot_predicates(question))
+                         slots=slot_predicates(question), coverage=wants_coverage(question))

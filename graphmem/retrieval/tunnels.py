@@ -9,6 +9,7 @@ from ..lucene import escape, terms, user_scoped_query
 from ..models import stable_id
 from ..store import search as store
 from .config import RetrievalConfig
+from .coverage import spread
 from .query import QueryAnalysis
 
 
@@ -32,15 +33,30 @@ def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | Non
             for k in range(max(1, idx - window), idx + window + 1) if k != idx]
 
 
-def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig) -> list[Hit]:
-    """Heads are the best rows across types (scores normalised per type); each head is a direct
-    hit and brings its parent turn (piece, fact) or its neighbour turns (turn) as derived hits."""
+def _coverage(q: QueryAnalysis, cfg: RetrievalConfig) -> bool:
+    return cfg.coverage and q.coverage
+
+
+def _fetch(q: QueryAnalysis, cfg: RetrievalConfig) -> int:
+    """Rows a tunnel fetches per type: more for a coverage question, to spread heads over."""
+    return cfg.heads * (cfg.coverage_pool if _coverage(q, cfg) else 1)
+
+
+def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
+            coverage: bool = False) -> list[Hit]:
+    """Heads are the best rows across types (scores normalised per type), spread across sessions
+    for a coverage question; each head is a direct hit and brings its parent turn (piece, fact) or
+    its neighbour turns (turn) as derived hits."""
     best: dict[str, float] = {}
     for r in rows:
         best[r["type"]] = max(best.get(r["type"], 0.0), r["score"] or 0.0)
     for r in rows:
         r["norm"] = (r["score"] or 0.0) / best[r["type"]] if best[r["type"]] else 0.0
-    heads = sorted(rows, key=lambda r: (-r["norm"], -(r["score"] or 0.0), r["id"]))[: cfg.heads]
+    heads = sorted(rows, key=lambda r: (-r["norm"], -(r["score"] or 0.0), r["id"]))
+    if coverage:
+        heads = spread(heads, score=lambda r: r["norm"], session=lambda r: r.get("session_id"),
+                       decay=cfg.coverage_decay)
+    heads = heads[: cfg.heads]
     hits: list[Hit] = []
     for rank, r in enumerate(heads):
         head = f"{tunnel}:{r['type']}:{r['id']}"
@@ -58,17 +74,17 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     lucene = user_scoped_query(" ".join(q.keys), user_id)
     if lucene is None:
         return []
-    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=cfg.heads,
+    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=_fetch(q, cfg),
                             known_at=q.known_at)
-    return _expand("bm25", rows, user_id, cfg)
+    return _expand("bm25", rows, user_id, cfg, _coverage(q, cfg))
 
 
 def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
     if q.embedding is None:
         return []
-    rows = store.dense_heads(graph, user_id, q.embedding, heads=cfg.heads,
+    rows = store.dense_heads(graph, user_id, q.embedding, heads=_fetch(q, cfg),
                              min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
-    return _expand("dense", rows, user_id, cfg)
+    return _expand("dense", rows, user_id, cfg, _coverage(q, cfg))
 
 
 def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:

@@ -4,7 +4,7 @@ in-process baseline's corpus."""
 from __future__ import annotations
 
 import weakref
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -19,15 +19,20 @@ def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: in
 
 
 _FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+FILTER_PROPERTIES = ("user_id", "mentioned_at")  # what the SEARCH ... WHERE of the tunnel names
+INDEXES = 3  # turn, piece and fact embeddings
+END_OF_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)  # "no question date" in the index
 
 
-def vector_index_filters_users(graph: Graph) -> bool:
-    """Whether the dense tunnel's vector indexes carry user_id (asked once per Graph): then the
-    search is filtered inside the index; else (an older server) the user's nodes are scanned."""
+def vector_index_filters(graph: Graph) -> bool:
+    """Whether the dense tunnel's vector indexes carry user_id and mentioned_at (asked once per
+    Graph): then the search is filtered inside the index by user and question date; else (an
+    older server) the user's nodes are scanned."""
     found = _FILTERED_INDEX.get(graph)
     if found is None:
         rows = graph.read("tunnel_dense_index_filters")
-        found = len(rows) == 2 and all("user_id" in r["properties"] for r in rows)
+        found = len(rows) == INDEXES and all(
+            p in r["properties"] for r in rows for p in FILTER_PROPERTIES)
         _FILTERED_INDEX[graph] = found
     return found
 
@@ -40,15 +45,15 @@ def forget_vector_index_probe(graph: Graph) -> None:
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                 min_cosine: float, known_at: datetime | None = None,
                 exact: bool = False) -> list[dict[str, Any]]:
-    """The user's nearest turns and facts: by the user-filtered vector index where the server has
-    one, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine.
-    `known_at` (a question date: nothing mentioned later) is applied by the exact scan, since the
-    index filters on user_id only."""
-    if exact or known_at is not None or not vector_index_filters_users(graph):
+    """The user's nearest turns (each scored by its best part: itself or an embedded piece) and
+    facts, nothing mentioned after `known_at` (a question date): by the vector indexes filtered on
+    user and time where the server has them, by the exact scan otherwise (or when `exact`); both
+    score with Neo4j's cosine."""
+    if exact or not vector_index_filters(graph):
         return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
                           min_cosine=min_cosine, known_at=known_at)
     return graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
-                      min_cosine=min_cosine)
+                      min_cosine=min_cosine, known_at=known_at or END_OF_TIME)
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,

@@ -11,7 +11,7 @@ import pytest
 
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
-from graphmem.store.search import dense_heads, vector_index_filters_users
+from graphmem.store.search import dense_heads, vector_index_filters
 from tests.helpers import SCENARIO, FakeVectors, _transcript, dt
 
 migration = importlib.import_module("graphmem.schema.0007_vector_user_filter")
@@ -38,7 +38,7 @@ def decoys(neo4j_graph):
 
 
 def test_index_is_used_where_the_server_has_filters(graph):
-    assert vector_index_filters_users(graph) == migration.supports_vector_filters(graph)
+    assert vector_index_filters(graph) == migration.supports_vector_filters(graph)
 
 
 @pytest.mark.parametrize("heads", [3, 40])
@@ -57,3 +57,26 @@ def test_small_user_among_identical_decoys_gets_only_and_all_its_own(graph, user
     assert {r["id"] for r in got} == {r["id"] for r in exact}
     by_id = {r["id"]: r["score"] for r in exact}
     assert all(r["score"] == pytest.approx(by_id[r["id"]], abs=1e-6) for r in got)  # same scale
+
+
+@pytest.mark.parametrize("known_at", [dt(2024, 3, 31), dt(2024, 1, 10, 23)])
+def test_question_date_is_filtered_inside_the_index_as_in_the_exact_scan(graph, user_id, decoys,
+                                                                       known_at):
+    """Decoys' sessions are all before the cutoff, so only the user filter keeps them out."""
+    Memory(graph, embedder=FakeVectors()).ingest([_transcript(user_id)])
+    query = FakeVectors().embed(["I live in Denver."])[0]
+    got = dense_heads(graph, user_id, query, heads=40, min_cosine=0.0, known_at=known_at)
+    exact = dense_heads(graph, user_id, query, heads=40, min_cosine=0.0, known_at=known_at,
+                        exact=True)
+    assert got and [(r["type"], r["id"]) for r in got] == [(r["type"], r["id"]) for r in exact]
+    assert all(a["score"] == pytest.approx(b["score"], abs=1e-6) for a, b in zip(got, exact, strict=True))
+    with graph.session(read_only=True) as s:
+        rows = s.run("UNWIND $ids AS id CALL (id) { MATCH (n:Turn {id: id}) RETURN n "
+                     "UNION MATCH (n:FactEvent {id: id}) RETURN n } "
+                     "RETURN n.user_id AS u, n.mentioned_at AS at",
+                     ids=[r["id"] for r in got]).data()
+    assert len(rows) == len(got)
+    assert {r["u"] for r in rows} == {user_id}
+    assert all(r["at"].to_native() <= known_at for r in rows)
+    later = dense_heads(graph, user_id, query, heads=40, min_cosine=0.0)
+    assert len(later) > len(got)  # the cutoff did remove the later sessions

@@ -1,0 +1,81 @@
+"""Whole turns: a user turn longer than the embedder's window is scored by its best part (its own
+vector or one of its pieces'), so what it says at its end is found by dense search."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.embed import default_embedder
+from graphmem.ingest import IngestOptions
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from graphmem.store.search import dense_heads
+
+OPENING = ("We finally started renovating the kitchen this month and it has taken over my life. "
+           "The contractor wants to move the sink under the window, which means new plumbing "
+           "and a permit from the city, and the cabinets we ordered in oak are six weeks late. "
+           "I spent the whole weekend comparing quartz and granite countertops at two showrooms. "
+           "The quartz is easier to keep clean but the granite samples looked warmer in our "
+           "light, and the price difference is smaller than I expected after the discount. "
+           "We are also debating whether an induction range is worth the new wiring it needs. "
+           "The electrician says the panel is old and may have to be replaced before winter, "
+           "and the flooring people cannot come until the cabinets are in, so everything waits. "
+           "Meanwhile we cook on a camping stove in the dining room and wash dishes in the tub. ")
+LAST = "Oh, and my sister Lucia finally adopted a golden retriever puppy and named him Biscuit."
+LONG = OPENING + LAST
+OTHERS = ["My sister Lucia lives in Boston and works as a nurse.",
+          "I started taking Spanish lessons on Tuesday evenings.",
+          "I bought a used road bike for my commute.",
+          "We are planning a trip to Lisbon in the autumn."]
+QUERY = "What did my sister name her new puppy?"
+
+
+def _user(user_id: str) -> Transcript:
+    turns = [TurnRecord("user", t) for t in OTHERS[:2]] + [TurnRecord("user", LONG)] + [
+        TurnRecord("user", t) for t in OTHERS[2:]]
+    return Transcript(user_id, [SessionRecord("s1", datetime(2024, 5, 2, tzinfo=UTC), turns)])
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return default_embedder()
+
+
+def _long_turn_rank(mem: Memory, user_id: str) -> int:
+    found = mem.search(user_id, QUERY, k=10, config="dense")
+    return next(i for i, e in enumerate(found) if e.text == LONG)
+
+
+def test_the_turn_whose_answer_is_its_last_sentence_ranks_first(graph, user_id, minilm):
+    assert len(minilm._load().tokenizer(OPENING)["input_ids"]) > minilm.max_seq_length
+    mem = Memory(graph, embedder=minilm)
+    mem.ingest([_user(user_id)])
+    assert _long_turn_rank(mem, user_id) == 0
+    with graph.session(read_only=True) as s:
+        pieces = s.run("MATCH (p:MessagePiece {user_id: $u}) WHERE p.embedding IS NOT NULL "
+                       "RETURN p.text AS text, p.mentioned_at AS at", u=user_id).data()
+    assert LAST in {p["text"] for p in pieces}  # only the long turn's pieces carry vectors
+    assert all(p["text"] in LONG and p["at"] is not None for p in pieces)
+
+
+def test_without_piece_vectors_the_opening_alone_hides_it(graph, user_id, minilm):
+    """The same memory written the old way (turn vectors only): the long turn is represented by
+    its opening and loses to a short turn about the sister, so the piece vectors are what rank it."""
+    mem = Memory(graph, embedder=minilm, options=IngestOptions(embed_long_turn_pieces=False))
+    mem.ingest([_user(user_id)])
+    assert _long_turn_rank(mem, user_id) > 0
+
+
+def test_index_and_exact_scan_score_a_turn_by_its_best_part(graph, user_id, minilm):
+    Memory(graph, embedder=minilm).ingest([_user(user_id)])
+    vector = minilm.embed([QUERY])[0]
+    index = dense_heads(graph, user_id, vector, heads=10, min_cosine=0.0)
+    exact = dense_heads(graph, user_id, vector, heads=10, min_cosine=0.0, exact=True)
+    assert [r["id"] for r in index if r["type"] == "turn"] == [
+        r["id"] for r in exact if r["type"] == "turn"]
+    assert len({r["id"] for r in index if r["type"] == "turn"}) == len(OTHERS) + 1  # one row a turn
+    piece = minilm.embed([LAST])[0]
+    best = dense_heads(graph, user_id, piece, heads=1, min_cosine=0.0)
+    assert best[0]["score"] == pytest.approx(1.0, abs=1e-5)  # the last sentence's own vector
