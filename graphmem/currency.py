@@ -47,6 +47,8 @@ _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
 _PLAN_STOP = frozenset("""january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday spring summer fall
 autumn winter christmas thanksgiving easter i the a an my our""".split())
+_NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
+its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
 
 _RETRACTION = re.compile(
@@ -73,8 +75,15 @@ def plan_key(value: str | None) -> str | None:
         prev_cap = cap
     if names:
         return normalise_name(re.sub(r"['’]s$", "", " ".join(names[-1])))
-    plain = [w for w in words if w.lower() not in _PLAN_STOP]
-    return normalise_name(plain[-1]) if plain else None
+    plain = [i for i, w in enumerate(words) if w.lower() not in _PLAN_STOP]
+    if not plain:
+        return None
+    # A common noun alone names a kind, not one thing: "a road trip" and "a camping trip" are two
+    # plans, so the word before it stays part of the key unless it is a function word.
+    head = plain[-1]
+    before = words[head - 1].lower() if head > 0 else ""
+    key = words[head] if not before or before in _NOT_MODIFIER else f"{before} {words[head]}"
+    return normalise_name(key)
 
 
 def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
@@ -219,15 +228,19 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
 
 def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     """Plans hold from when they are made until an outcome about the same thing is mentioned
-    after them; outcomes are events and stay as they are."""
+    after them, in a later session, and happened no earlier than the plan was made ("I've been
+    to Chicago before", said with the plan, or "I did one two weeks ago" fulfil nothing);
+    outcomes are events and stay as they are."""
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, f.turn_idx, f.span_start, f.id))
     out = SlotDecision()
-    for i, fact in enumerate(ordered):
+    for fact in ordered:
         if fact.predicate not in PLAN_PREDICATES:
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
         d = FactDecision(fact.id, "active", fact.mentioned_at)
-        outcome = next((f for f in ordered[i + 1:] if f.predicate not in PLAN_PREDICATES), None)
+        outcome = next((f for f in ordered if f.predicate not in PLAN_PREDICATES
+                        and f.mentioned_at > fact.mentioned_at
+                        and f.effective >= fact.mentioned_at), None)
         if outcome is not None:
             d.status = "superseded"
             d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
