@@ -23,14 +23,16 @@ from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 SINGLE_VALUED = frozenset({
     "lives_in", "works_at", "occupation", "studies_at", "studies", "major", "diet",
     "marital_status", "employment_status", "age", "spouse", "partner", "fiance", "boss",
-    "drives", "reading", "pregnancy",
+    "drives", "pregnancy",
 })
 SINGLE_VALUED_PREFIXES = ("favorite_", "does:")
 # Quantities: a new number UPDATES the old one; "+1" adds to it.
 QUANTITY_PREFIXES = ("owns_count:", "count:")
 # Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
 STANCE = {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-", "consumes": "+"}
-VALUE_KEYED = frozenset({"uses", "owns"})
+# Things held side by side: each value is its own slot, ended only by its own negation. People
+# read several books at once ("graphic novels" and a non-fiction book, in the edge audit).
+VALUE_KEYED = frozenset({"uses", "owns", "reading"})
 VALUE_KEYED_PREFIXES = ("owns:",)
 COMPETING_MODALITIES = frozenset({"asserted", "negated"})
 # A plan is closed by a later outcome about the same thing: done ("got back from Japan") or

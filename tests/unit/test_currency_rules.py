@@ -180,3 +180,10 @@ def test_a_common_noun_keeps_its_modifier_in_the_plan_key():
     assert plan_key("repaint the kitchen") == plan_key("repainted the kitchen") == "kitchen"
     assert plan_key("visit Japan in October") == plan_key("Japan") == "japan"
     assert plan_key("to repaint") == "repaint"
+
+
+def test_books_read_side_by_side_do_not_replace_each_other():
+    assert slot_key("user", "reading", "graphic novels", "asserted") != \
+        slot_key("user", "reading", "Sapiens", "asserted")
+    assert slot_key("user", "reading", "Sapiens", "negated") == \
+        slot_key("user", "reading", "Sapiens", "asserted")
