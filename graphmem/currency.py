@@ -23,14 +23,16 @@ from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 SINGLE_VALUED = frozenset({
     "lives_in", "works_at", "occupation", "studies_at", "studies", "major", "diet",
     "marital_status", "employment_status", "age", "spouse", "partner", "fiance", "boss",
-    "drives", "reading", "pregnancy",
+    "drives", "pregnancy",
 })
 SINGLE_VALUED_PREFIXES = ("favorite_", "does:")
 # Quantities: a new number UPDATES the old one; "+1" adds to it.
 QUANTITY_PREFIXES = ("owns_count:", "count:")
 # Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
 STANCE = {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-", "consumes": "+"}
-VALUE_KEYED = frozenset({"uses", "owns"})
+# Things held side by side: each value is its own slot, ended only by its own negation. People
+# read several books at once ("graphic novels" and a non-fiction book, in the edge audit).
+VALUE_KEYED = frozenset({"uses", "owns", "reading"})
 VALUE_KEYED_PREFIXES = ("owns:",)
 COMPETING_MODALITIES = frozenset({"asserted", "negated"})
 # A plan is closed by a later outcome about the same thing: done ("got back from Japan") or
@@ -47,6 +49,8 @@ _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
 _PLAN_STOP = frozenset("""january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday spring summer fall
 autumn winter christmas thanksgiving easter i the a an my our""".split())
+_NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
+its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
 
 _RETRACTION = re.compile(
@@ -73,8 +77,15 @@ def plan_key(value: str | None) -> str | None:
         prev_cap = cap
     if names:
         return normalise_name(re.sub(r"['’]s$", "", " ".join(names[-1])))
-    plain = [w for w in words if w.lower() not in _PLAN_STOP]
-    return normalise_name(plain[-1]) if plain else None
+    plain = [i for i, w in enumerate(words) if w.lower() not in _PLAN_STOP]
+    if not plain:
+        return None
+    # A common noun alone names a kind, not one thing: "a road trip" and "a camping trip" are two
+    # plans, so the word before it stays part of the key unless it is a function word.
+    head = plain[-1]
+    before = words[head - 1].lower() if head > 0 else ""
+    key = words[head] if not before or before in _NOT_MODIFIER else f"{before} {words[head]}"
+    return normalise_name(key)
 
 
 def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
@@ -219,15 +230,19 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
 
 def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     """Plans hold from when they are made until an outcome about the same thing is mentioned
-    after them; outcomes are events and stay as they are."""
+    after them, in a later session, and happened no earlier than the plan was made ("I've been
+    to Chicago before", said with the plan, or "I did one two weeks ago" fulfil nothing);
+    outcomes are events and stay as they are."""
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, f.turn_idx, f.span_start, f.id))
     out = SlotDecision()
-    for i, fact in enumerate(ordered):
+    for fact in ordered:
         if fact.predicate not in PLAN_PREDICATES:
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
         d = FactDecision(fact.id, "active", fact.mentioned_at)
-        outcome = next((f for f in ordered[i + 1:] if f.predicate not in PLAN_PREDICATES), None)
+        outcome = next((f for f in ordered if f.predicate not in PLAN_PREDICATES
+                        and f.mentioned_at > fact.mentioned_at
+                        and f.effective >= fact.mentioned_at), None)
         if outcome is not None:
             d.status = "superseded"
             d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)

@@ -1,4 +1,4 @@
-"""`graphmem bench ingest` and `bench retrieval` (`bench qa` is in answering)."""
+"""`graphmem bench ingest`, `retrieval`, `soak`, `serve` and `currency` (`bench qa` is in answering)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from . import _echo_err, _fail_cleanly, _ingest_progress, bench
+from . import _echo_err, _fail_cleanly, _ingest_progress, bench, open_memory
 
 
 @bench.command("ingest")
@@ -200,3 +200,49 @@ def bench_scale(path, sizes, users, sessions_per_user, rounds, chart_path, keep,
     for p in res.points:
         cells = "  ".join(f"{p.ms[k]['p50']}/{p.ms[k]['p95']}" if k in p.ms else "-" for k in PARTS)
         click.echo(f"{p.size}x  {p.turns}  {p.db_users}  {p.queries}  {cells}")
+
+
+@bench.command("currency")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--failures", "show_failures", is_flag=True,
+              help="List every failing scenario with the checks that did not hold.")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def bench_currency(path, show_failures, as_json) -> None:
+    """Currency scenarios (default: the checkout's tests/scenarios), each ingested as its own
+    user and forgotten after: pass rates per category and in total. Exit 1 when a goal
+    (>= 95% of all scenarios, >= 85% of each category) is not met."""
+    import sys
+
+    from tqdm import tqdm
+
+    from ..bench.currency import default_path, run_currency_bench
+    from ..bench.scenarios import load_scenarios
+
+    path = path or default_path()
+    scenarios = load_scenarios(path)  # every file checked before anything runs
+    bar = tqdm(total=len(scenarios), unit="scenario", desc="currency", file=sys.stderr,
+               dynamic_ncols=True, leave=False, disable=not sys.stderr.isatty())
+    with open_memory() as mem:
+        res = run_currency_bench(mem, scenarios, path, on_scenario=lambda _o: bar.update())
+    bar.close()
+    missed = res.goals_missed()
+    if as_json:
+        click.echo(json.dumps(res.to_dict()))
+    else:
+        if show_failures:
+            for o in res.outcomes:
+                if not o.passed:
+                    known = f" (known: {o.xfail})" if o.xfail else ""
+                    click.echo(f"FAIL {o.id} [{o.category}]{known}: {'; '.join(o.failures)}")
+            for o in res.outcomes:
+                if o.passed and o.xfail:
+                    click.echo(f"PASS {o.id} [{o.category}] although marked xfail: {o.xfail}")
+        for cat, (p, n) in res.categories().items():
+            click.echo(f"{cat:<26} {p:>3}/{n:<3} {p / n:6.1%}")
+        n = len(res.outcomes)
+        click.echo(f"{'all':<26} {res.passed:>3}/{n:<3} {res.passed / n:6.1%}   "
+                   f"({res.seconds:.0f} s)")
+        click.echo("goals met" if not missed else "goals not met: " + "; ".join(missed))
+    if missed:
+        raise SystemExit(1)

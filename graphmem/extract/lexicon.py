@@ -118,7 +118,9 @@ GENERIC_ORGS = frozenset("moment time night weekend weekends home office day com
 NOT_OBJECT_START = frozenset("out into away late off over around back up down by through about "
                              "online offline home there here so too very really well bed sleep "
                              "it that this for at in on to with is was are were makes made has "
-                             "have can will would gets keeps helps".split())
+                             "have can will would gets keeps helps as lately recently again more less "
+                             "before after during while when since until"
+                             .split())
 MENTAL_VERBS = frozenset("notice noticing feel feeling think thinking realize realizing wonder "
                           "wondering see seeing get getting worry worrying look looking "
                           "understand appreciate enjoy like love hate doubt question considering "

@@ -46,3 +46,9 @@ def candidates(graph: Graph, user_id: str, facts: list[dict[str, Any]], *, modal
     """Stored facts that might compete with each new fact, for the relation judge."""
     return graph.read("currency_candidates", user_id=user_id, facts=facts, modalities=modalities,
                       min_cosine=min_cosine, per_way=per_way, limit=limit)
+
+
+def rule_edges(graph: Graph, user_id: str, decided_by: str) -> list[dict[str, Any]]:
+    """The SUPERSEDES / UPDATES edges `decided_by` drew for this user, with both facts' source
+    turns and sessions."""
+    return graph.read("currency_rule_edges", user_id=user_id, decided_by=decided_by)

@@ -63,13 +63,18 @@ def test_nothing_said_after_the_question_date_is_known(graph, user_id, minilm, m
     assert bad.exit_code != 0 and "Traceback" not in bad.output
 
 
-def test_ask_offline_uses_the_question_date(graph, user_id, minilm):
+def test_ask_offline_uses_the_question_date(graph, user_id, minilm, monkeypatch):
     mem = _load(graph, user_id, minilm, (dt(2024, 1, 10), "I live in Denver."),
                 (dt(2024, 6, 1), "I moved to Seattle."))
     early = mem.answer(user_id, "Where do I live now?", question_date=dt(2024, 3, 1))
     assert "Denver" in early.text and "Seattle" not in early.text
     late = mem.answer(user_id, "Where do I live now?", question_date=dt(2024, 7, 1))
     assert "Seattle" in late.text.split("\n")[1]
+    monkeypatch.setenv("NEO4J_URI", graph.uri)
+    out = CliRunner().invoke(main, ["ask", "--user", user_id, "--offline", "--question-date",
+                                    "2024-03-01", "Where do I live now?"])
+    assert out.exit_code == 0, out.output
+    assert "Denver" in out.output and "Seattle" not in out.output
 
 
 def test_the_current_employer_ranks_above_the_stale_role_turn(graph, user_id, minilm,

@@ -194,6 +194,33 @@ def test_search_and_its_options(server, loaded):
     assert "fused" in _error(bad, 400, "bad_input")
 
 
+def test_question_date_is_a_cutoff_and_current_ranks_first_over_http(server, loaded):
+    """Asked on 2024-03-01, the move to Portland (said 2024-06-01) is not known yet; asked today,
+    the Portland turn ranks above the Denver turn, which also carries a current fact (work)."""
+    before = "2024-03-01T00:00:00Z"
+    r = server.post(f"/v1/users/{loaded}/search",
+                    json={"query": "where do I live now?", "question_date": before})
+    assert r.status_code == 200, r.text
+    results = r.json()["results"]
+    assert "m1" in results[0]["source_turn_ids"] and "Denver" in results[0]["text"]
+    assert all("m3" not in e["source_turn_ids"] and "Portland" not in e["text"] for e in results)
+    facts = server.get(f"/v1/users/{loaded}/facts",
+                       params={"predicate": "lives_in", "question_date": before}).json()["facts"]
+    assert [(f["value"], f["status"]) for f in facts] == [("Denver", "active")]
+    tl = server.get(f"/v1/users/{loaded}/timeline",
+                    params={"predicate": "lives_in", "question_date": before}).json()["facts"]
+    assert [f["value"] for f in tl] == ["Denver"] and tl[0]["valid_until"] is None
+    answer = server.post(f"/v1/users/{loaded}/answer",
+                         json={"question": "Where do I live now?", "question_date": before,
+                               "offline": True}).json()
+    assert "Denver" in answer["text"] and "Portland" not in answer["text"]
+    now = server.post(f"/v1/users/{loaded}/search",
+                      json={"query": "where do I live now?"}).json()["results"]
+    turns = [t for e in now for t in e["source_turn_ids"]]
+    assert "m3" in now[0]["source_turn_ids"] and "Portland" in now[0]["text"]
+    assert turns.index("m3") < (turns.index("m1") if "m1" in turns else len(turns))
+
+
 def test_inspect_answer_stats(server, loaded):
     card = server.get(f"/v1/users/{loaded}/inspect/m3").json()
     assert card["type"] == "turn" and "Portland" in card["turn"]["text"]

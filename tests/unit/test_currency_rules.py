@@ -8,6 +8,7 @@ from graphmem.currency import (
     decide_slot,
     decide_slots,
     is_retraction,
+    plan_key,
     slot_key,
 )
 
@@ -159,3 +160,30 @@ def test_relative_counts_go_both_ways():
     f = by_id(decide_slot(facts))
     assert (f["a"].quantity, f["b"].quantity, f["c"].quantity) == (3, 2, 4)
     assert f["c"].status == "active" and f["b"].status == "superseded"
+
+
+def test_a_plan_is_not_closed_by_what_was_said_with_it_or_happened_before_it():
+    plan = SlotFact("p", "plans", "hosting a Twitter chat", "hypothetical", dt(5, 1))
+    same_session = SlotFact("s", "participated_in", "similar Twitter chat", "asserted", dt(5, 1),
+                            turn_idx=4)
+    before = SlotFact("b", "participated_in", "a Twitter chat", "asserted", dt(6, 1),
+                      occurred_start=dt(4, 15))
+    d = decide_plan_slot([plan, same_session, before])
+    assert by_id(d)["p"].status == "active" and d.links == []
+    later = SlotFact("l", "hosted", "the Twitter chat", "asserted", dt(7, 1))
+    assert by_id(decide_plan_slot([plan, same_session, before, later]))["p"].status == "superseded"
+
+
+def test_a_common_noun_keeps_its_modifier_in_the_plan_key():
+    assert plan_key("their next trip") == "next trip" != plan_key("solo camping trip")
+    assert plan_key("a summer road trip") == "road trip" != plan_key("trip")
+    assert plan_key("repaint the kitchen") == plan_key("repainted the kitchen") == "kitchen"
+    assert plan_key("visit Japan in October") == plan_key("Japan") == "japan"
+    assert plan_key("to repaint") == "repaint"
+
+
+def test_books_read_side_by_side_do_not_replace_each_other():
+    assert slot_key("user", "reading", "graphic novels", "asserted") != \
+        slot_key("user", "reading", "Sapiens", "asserted")
+    assert slot_key("user", "reading", "Sapiens", "negated") == \
+        slot_key("user", "reading", "Sapiens", "asserted")

@@ -65,3 +65,9 @@ def test_a_habit_and_its_end_share_one_slot():
     start = X.extract("I play tennis every Sunday.", "user")
     end = X.extract("I gave up playing tennis.", "user")
     assert {f.predicate for f in start} & {f.predicate for f in end} == {"does:tennis"}
+
+
+@pytest.mark.parametrize("sentence", ["I've been reading as usual.", "I've been reading more lately.",
+                                      "I'm reading again these days.", "I've been reading before bed."])
+def test_an_adverb_is_not_what_is_read(sentence):
+    assert not [f for f in X.extract(sentence, "user") if f.predicate == "reading"]

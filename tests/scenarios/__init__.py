@@ -1,1 +1,0 @@
-"""The currency scenario suite: short transcripts, each with the state memory must end in."""
