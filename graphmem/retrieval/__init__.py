@@ -75,7 +75,7 @@ class Retriever:
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
         if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
             if self.embedder is not None:
-                q.embedding = self.embedder.embed([query])[0]
+                q.embedding = self.embedder.embed_query(query)
         timings["analyse"] = (time.perf_counter() - t0) * 1000
         hits: list[Hit] = []
         for name in cfg.tunnels:
