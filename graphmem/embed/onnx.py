@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -88,6 +89,15 @@ def model_files(model: OnnxModel, cache_dir: Path, echo: Callable[[str], None] =
     marker = folder / ".checked"
     if marker.exists() and all((folder / f).exists() for f in model.sha256):
         return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:  # two processes on first use: one resolves
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists() and all((folder / f).exists() for f in model.sha256):
+            return folder
+        return _resolve(model, folder, marker, echo)
+
+
+def _resolve(model: OnnxModel, folder: Path, marker: Path, echo: Callable[[str], None]) -> Path:
     jars = copy_dependencies(
         _POM.format(group=model.group, artifact=model.artifact, version=model.version),
         folder / "jar", expect=f"{model.artifact}-*.jar", what=f"the {model.name} model",
