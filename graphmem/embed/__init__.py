@@ -36,7 +36,7 @@ EMBEDDERS: dict[str, EmbedderChoice] = {c.key: c for c in (
     EmbedderChoice("e5-small", "e5-small-v2, int8 ONNX from a Maven Central jar"),
     EmbedderChoice("openai", "an OpenAI-compatible /embeddings endpoint (GRAPHMEM_EMBED_*)"),
 )}
-DEFAULT_EMBEDDER = "minilm"
+DEFAULT_EMBEDDER = "bge-small"  # chosen by recall, side by side (docs/benchmarks.md)
 ENV = "GRAPHMEM_EMBEDDER"
 
 
