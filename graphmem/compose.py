@@ -1,8 +1,11 @@
-"""Composition from settings, in one place: the LLM clients, the extractor and the relation judge
-that `Memory` works with (the CLI and the servers ask for them by name, never build them)."""
+"""Composition from settings, in one place: the embedder, the LLM clients, the extractor and the
+relation judge that `Memory` works with (the CLI and the servers ask for them by name, never
+build them)."""
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -10,11 +13,33 @@ from typing import TYPE_CHECKING
 from .errors import ConfigError
 
 if TYPE_CHECKING:
+    from .embed import Embedder
     from .extract import Extractor
     from .llm import LLMClient
 
 EXTRACTORS = ("offline", "llm")
 RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
+
+
+_EMBEDDERS: dict[tuple[str, ...], Embedder] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def embedder(key: str | None = None, env: Mapping[str, str] | None = None) -> Embedder:
+    """The embedder named by `key`, else by GRAPHMEM_EMBEDDER (default in graphmem.embed); one
+    per process and configuration, since loading a model is the slow part."""
+    from .config import Settings
+    from .embed import ENV, build, configured_key
+
+    e = os.environ if env is None else env
+    key = configured_key({ENV: key} if key else e)
+    cache_dir = Settings.from_env(e).local.cache_dir
+    ident = (key, str(cache_dir), *(f"{k}={v}" for k, v in sorted(e.items())
+                                    if k.startswith("GRAPHMEM_EMBED_")))
+    with _EMBEDDERS_LOCK:
+        if ident not in _EMBEDDERS:
+            _EMBEDDERS[ident] = build(key, e, cache_dir)
+        return _EMBEDDERS[ident]
 
 
 def llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_",

@@ -1,7 +1,7 @@
 """`graphmem doctor`: one line per check of what graphmem needs — Java and Maven (for the managed
 Neo4j), the Neo4j it would use (reachable, version, schema, index states), the invariants no
 constraint can declare (no edge joining two users, no half-written session), the embedder
-(loads; its dimension matches the schema), and the LLM endpoint when one is configured — each
+(loads; the database's vectors are its model's), and the LLM endpoint when one is configured — each
 failure with the fix."""
 
 from __future__ import annotations
@@ -71,8 +71,9 @@ def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str,
     checks.append(_try("neo4j", neo4j))
     if graph is not None:
         checks += _database_checks(graph, admin, figures)
+    checks.append(_try("embedder", lambda: _embedder(graph)))
+    if graph is not None:
         graph.close()
-    checks.append(_try("embedder", _embedder))
     checks.append(_try("llm", _llm))
     figures["ok"] = all(c.ok for c in checks)
     figures["checks"] = [asdict(c) for c in checks]
@@ -107,14 +108,34 @@ def _database_checks(graph: Any, admin: Any, figures: dict[str, Any]) -> list[Ch
     return [_try("schema", schema), _try("indexes", indexes), _try("tenancy", tenancy)]
 
 
-def _embedder() -> tuple[bool, str, str]:
-    from .embed import DIMENSIONS, default_embedder
+def _embedder(graph: Any) -> tuple[bool, str, str]:
+    """The configured embedder loads and embeds; its model is the one the database recorded."""
+    from .embed import default_embedder
+    from .store.embedding import any_embedded
+    from .vectorspace import LEGACY_DIMENSIONS, LEGACY_MODEL, recorded
 
-    vec = default_embedder().embed(["doctor"])[0]
-    if len(vec) != DIMENSIONS:
-        return False, f"dimension {len(vec)}, the vector indexes expect {DIMENSIONS}", \
-            "reinstall graphmem's embedder package (pip install -e .)"
-    return True, f"loads, {len(vec)} dimensions as the schema expects", ""
+    embedder = default_embedder()
+    vec = embedder.embed_query("doctor")
+    if len(vec) != embedder.dimensions:
+        return False, f"{embedder.name} gave {len(vec)} dimensions, not its {embedder.dimensions}", \
+            "reinstall graphmem (pip install -e .) or fix GRAPHMEM_EMBED_DIMENSIONS"
+    mine = f"{embedder.name} ({embedder.dimensions}-d)"
+    if graph is None:
+        return True, f"{mine} loads", ""
+    space = recorded(graph)
+    if space is None:
+        if not any_embedded(graph):
+            return True, f"{mine} loads; the database holds no vectors yet", ""
+        space_model, space_dims = LEGACY_MODEL, LEGACY_DIMENSIONS
+    elif space.target_model:
+        return False, f"{mine} loads; a re-embedding to {space.target_model} is unfinished", \
+            "graphmem reembed (with GRAPHMEM_EMBEDDER set to that model)"
+    else:
+        space_model, space_dims = space.model, space.dimensions
+    if (space_model, space_dims) != (embedder.name, embedder.dimensions):
+        return False, f"{mine} loads, but the database's vectors are {space_model} ({space_dims}-d)", \
+            "graphmem reembed, or set GRAPHMEM_EMBEDDER to the model that wrote them"
+    return True, f"{mine} loads, the model of the database's vectors", ""
 
 
 def _llm() -> tuple[bool, str, str]:

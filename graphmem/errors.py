@@ -47,3 +47,7 @@ class InputError(GraphmemError):
 
 class UnknownUser(GraphmemError):
     """The requested user has no memory in the database."""
+
+
+class VectorSpaceMismatch(GraphmemError):
+    """The database's embeddings come from another model than the configured embedder."""

@@ -295,7 +295,7 @@ class Ingestor:
                 targets += [(p, p["text"]) for p in plan.pieces if p["turn_id"] in long]
             if opts.embed_entities:
                 targets += [(e, e["name"]) for e in plan.entities]
-        vectors = self.embedder.embed([text for _, text in targets])
+        vectors = self.embedder.embed_documents([text for _, text in targets])
         for (row, _), vec in zip(targets, vectors, strict=True):
             row["embedding"] = vec
 

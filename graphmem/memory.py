@@ -22,6 +22,7 @@ from .extract import Extractor, OfflineExtractor
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
 from .models import Evidence, Transcript, TurnRecord
+from .reembed import ReembedReport
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
 from .store import answer as store_answer
@@ -62,6 +63,7 @@ class Memory:
         self.graph = graph or Graph.connect()
         self.extractor = extractor or OfflineExtractor()
         self._embedder = embedder
+        self._space_checked = False
         self.options = options or IngestOptions()
         self._retriever: Retriever | None = None
         self._lazy = threading.RLock()
@@ -77,9 +79,11 @@ class Memory:
         """A Memory composed from settings and the GRAPHMEM_LLM_* environment: the extractor
         (offline | llm), who judges relations (auto | rules | llm) and, with `answer_llm`, the
         answering client. Configuration errors are raised before any connection."""
+        from .compose import embedder as configured_embedder
         from .compose import ingest_parts, llm_client
 
         parts = ingest_parts(extractor, relations)
+        embedder = embedder or configured_embedder()
         answering = llm_client() if answer_llm else None
         opts = replace(options or IngestOptions(), relation_judge=parts.relation_judge)
         graph = graph or Graph.connect(settings, echo=echo, retry_s=retry_s)
@@ -88,10 +92,18 @@ class Memory:
 
     @property
     def embedder(self) -> Embedder:
-        if self._embedder is None:
+        """The embedder, once the database's recorded vector space is checked to be its own
+        (VectorSpaceMismatch, naming `graphmem reembed`, otherwise)."""
+        if not self._space_checked:
             with self._lazy:
                 if self._embedder is None:
                     self._embedder = default_embedder()
+                if not self._space_checked:
+                    from .vectorspace import require
+
+                    require(self.graph, self._embedder)
+                    self._space_checked = True
+        assert self._embedder is not None
         return self._embedder
 
     @property
@@ -106,7 +118,7 @@ class Memory:
     def warm(self) -> None:
         """Load the embedder and let Neo4j plan the search queries now (a server does this once
         at start-up, so that its first request is not the slow one)."""
-        self.embedder.embed(["warm up"])
+        self.embedder.embed_query("warm up")
         self.retriever.search("graphmem:warm-up", "where did I live last year?", k=1)
 
     def readiness(self) -> dict[str, bool]:
@@ -115,7 +127,7 @@ class Memory:
 
         from .migrate import applied_versions
 
-        model = self._embedder is not None
+        model = self._space_checked  # set on first use of the embedder (warm loads it)
         try:
             versions = applied_versions(self.graph)
         except (Neo4jError, DriverError, OSError):
@@ -265,6 +277,22 @@ class Memory:
         from .transfer import import_user
 
         return import_user(self.graph, Path(path))
+
+    # --- the vector space ----------------------------------------------------------------------
+
+    @_neo4j_lost
+    def reembed(self, to: str | None = None, *, batch: int = 256,
+                on_progress: Callable[[str, int, int], None] | None = None) -> ReembedReport:
+        """Re-embed every stored embedding with the embedder `to` names (default: the configured
+        one), resumable; see graphmem.reembed. This Memory embeds with it afterwards."""
+        from .compose import embedder as configured_embedder
+        from .reembed import reembed
+
+        target = configured_embedder(to)
+        report = reembed(self.graph, target, batch=batch, on_progress=on_progress)
+        with self._lazy:
+            self._embedder, self._space_checked, self._retriever = target, True, None
+        return report
 
     def close(self) -> None:
         self.graph.close()

@@ -2,22 +2,30 @@
 date is filtered inside the index too (`SEARCH ... WHERE n.user_id = $u AND n.mentioned_at <= $t`)
 instead of falling back to the exact scan.
 
-Only on the servers migration 7 rebuilt (Neo4j 2026.01 and newer); the turn, piece and fact
-indexes are dropped and created again `WITH [n.user_id, n.mentioned_at]` (the entity index keeps
-migration 7's), after embedded pieces without `mentioned_at` get their turn's. Running it again
-rebuilds the same indexes.
+Only on servers that filter inside vector indexes (Neo4j 2026.01 and newer): embedded pieces
+without `mentioned_at` get their turn's, then the vector indexes are created again at their
+current width in the shape `graphmem.store.embedding.create_vector_indexes` gives them (turns,
+pieces and facts `WITH [n.user_id, n.mentioned_at]`). Running it again rebuilds the same indexes.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
-_user_filter = importlib.import_module("graphmem.schema.0007_vector_user_filter")
+from graphmem.store.embedding import (
+    backfill_piece_times,
+    create_vector_indexes,
+    server_filters_vectors,
+    vector_index_dimensions,
+)
+from graphmem.store.search import forget_vector_index_probe
 
 
 def migrate(graph: Any) -> dict[str, Any]:
-    if not _user_filter.supports_vector_filters(graph):
+    if not server_filters_vectors(graph):
         return {"vector_time_filter": False}
-    _user_filter.run_statements(graph, "schema_vector_time_filter")
+    backfill_piece_times(graph)
+    widths = set(vector_index_dimensions(graph).values())
+    create_vector_indexes(graph, widths.pop() if len(widths) == 1 else 384, user_filter=True)
+    forget_vector_index_probe(graph)
     return {"vector_time_filter": True}

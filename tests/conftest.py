@@ -64,7 +64,21 @@ def neo4j_graph(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Graph]:
 
 @pytest.fixture
 def graph(neo4j_graph: Graph) -> Graph:
+    _in_configured_space(neo4j_graph)
     return neo4j_graph
+
+
+def _in_configured_space(graph: Graph) -> None:
+    """The test database holds the configured embedder's vector space: one reused from a run
+    with another default embedder is moved there first (with stand-in vectors; it is throwaway)."""
+    from graphmem.reembed import reembed
+    from graphmem.vectorspace import current
+    from tests.helpers import FakeVectors
+
+    fake = FakeVectors()
+    space = current(graph, fake)
+    if (space.model, space.dimensions, space.target_model) != (fake.name, fake.dimensions, None):
+        reembed(graph, fake, batch=1000)
 
 
 @pytest.fixture

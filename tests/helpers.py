@@ -9,18 +9,30 @@ from graphmem.models import SessionRecord, Transcript, TurnRecord
 
 
 class FakeVectors:
-    """A deterministic embedder for write-path tests (vector search is tested with MiniLM):
-    a pseudo-random unit vector per text, so different texts are far apart."""
+    """A deterministic embedder for write-path tests (vector search is tested with real models):
+    a pseudo-random unit vector per text, so different texts are far apart. By default it stands
+    in for the configured embedder's vector space (its name and width), which the test database
+    records; queries and documents are embedded alike."""
 
-    dimensions = 384
+    def __init__(self, name=None, dimensions=None):
+        if name is None:
+            from graphmem.embed import default_embedder
 
-    def embed(self, texts):
+            name, dimensions = default_embedder().name, dimensions or 384
+        self.name, self.dimensions = name, dimensions or 384
+        self.calls = 0  # texts embedded
+
+    def embed_documents(self, texts):
+        self.calls += len(texts)
         out = []
         for t in texts:
             seed = int.from_bytes(hashlib.blake2b(t.encode(), digest_size=8).digest(), "big")
             v = np.random.default_rng(seed).normal(size=self.dimensions)
             out.append((v / np.linalg.norm(v)).tolist())
         return out
+
+    def embed_query(self, text):
+        return self.embed_documents([text])[0]
 
 
 def dt(y, m, d, h=12):

@@ -36,7 +36,7 @@ def run_dense_recall(path: str, *, limit: int = 10, ks: tuple[int, ...] = (10,),
                      keep: bool = False) -> dict[str, Any]:
     embedder = default_embedder()
     questions = [q.question for q in longmemeval_questions(path, limit)]
-    vectors = embedder.embed(questions)
+    vectors = [embedder.embed_query(q) for q in questions]
     prefix = f"recall-{int(time.time())}-"
     users: list[str] = []
     with Graph.connect(Settings.from_env()) as graph:

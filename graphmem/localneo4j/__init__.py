@@ -21,7 +21,8 @@ from importlib import resources
 from pathlib import Path
 
 from ..config import JAVA_MIN, NEO4J_VERSION, LocalNeo4jSettings
-from ..errors import JarResolutionError, JavaMissing, LocalNeo4jError, MavenMissing, PortInUse
+from ..errors import JavaMissing, LocalNeo4jError, PortInUse
+from ..maven import copy_dependencies
 
 READY_MARK = "GRAPHMEM-NEO4J-READY"
 LAUNCHER = "GraphmemNeo4j"
@@ -128,39 +129,10 @@ def jar_dir(settings: LocalNeo4jSettings) -> Path:
 
 def ensure_jars(settings: LocalNeo4jSettings, echo=print) -> Path:
     """Resolve the Neo4j jars with Maven into the cache, once; return the lib folder."""
-    lib = jar_dir(settings)
-    pom = _resource_text("pom.xml")
-    marker = lib / ".complete"
-    digest = hashlib.sha256(pom.encode()).hexdigest()
-    if marker.exists() and marker.read_text() == digest:
-        return lib
-    mvn = shutil.which("mvn")
-    if not mvn:
-        raise MavenMissing(
-            "Maven (`mvn`) not found: it is needed once to fetch the Neo4j jars from Maven Central "
-            "(install it, e.g. `apt-get install maven`), or point NEO4J_URI at a Neo4j you run yourself"
-        )
-    work = lib.parent
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "pom.xml").write_text(pom)
-    tmp = work / "lib.partial"
-    shutil.rmtree(tmp, ignore_errors=True)
-    echo(f"Resolving Neo4j {NEO4J_VERSION} jars from Maven Central into {lib} (first start only)…")
-    proc = subprocess.run(
-        [mvn, "-B", "-q", "-f", str(work / "pom.xml"), "dependency:copy-dependencies",
-         f"-DoutputDirectory={tmp}"],
-        capture_output=True, text=True,
-    )
-    if proc.returncode != 0 or not any(tmp.glob("neo4j-harness-*.jar")):
-        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:])
-        raise JarResolutionError(
-            f"could not resolve the Neo4j jars with Maven (exit {proc.returncode}); "
-            f"check network access to Maven Central and ~/.m2/settings.xml.\n{tail}"
-        )
-    shutil.rmtree(lib, ignore_errors=True)
-    tmp.rename(lib)
-    marker.write_text(digest)
-    return lib
+    return copy_dependencies(
+        _resource_text("pom.xml"), jar_dir(settings), expect="neo4j-harness-*.jar",
+        what=f"the Neo4j {NEO4J_VERSION} jars",
+        otherwise=", or point NEO4J_URI at a Neo4j you run yourself", echo=echo)
 
 
 def _launcher_classpath(settings: LocalNeo4jSettings, java: str, lib: Path) -> list[str]:

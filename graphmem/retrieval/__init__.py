@@ -78,7 +78,7 @@ class Retriever:
         q.speaker = named_speaker(query, store.speakers(self.graph, user_id, NAME_PREDICATE))
         if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
             if self.embedder is not None:
-                q.embedding = self.embedder.embed([query])[0]
+                q.embedding = self.embedder.embed_query(query)
         timings["analyse"] = (time.perf_counter() - t0) * 1000
         hits: list[Hit] = []
         for name in cfg.tunnels:

@@ -46,7 +46,7 @@ def test_small_user_among_identical_decoys_gets_only_and_all_its_own(graph, user
                                                                      heads):
     Memory(graph, embedder=FakeVectors()).ingest([_transcript(user_id)])
     own = {r["id"] for r in graph.read("user_turns", user_id=user_id)}
-    query = FakeVectors().embed(["I live in Denver."])[0]  # the decoys said it 12 times
+    query = FakeVectors().embed_query("I live in Denver.")  # the decoys said it 12 times
     got = dense_heads(graph, user_id, query, heads=heads, min_cosine=0.0)
     exact = dense_heads(graph, user_id, query, heads=heads, min_cosine=0.0, exact=True)
     turns = [r for r in got if r["type"] == "turn"]
@@ -64,7 +64,7 @@ def test_question_date_is_filtered_inside_the_index_as_in_the_exact_scan(graph, 
                                                                        known_at):
     """Decoys' sessions are all before the cutoff, so only the user filter keeps them out."""
     Memory(graph, embedder=FakeVectors()).ingest([_transcript(user_id)])
-    query = FakeVectors().embed(["I live in Denver."])[0]
+    query = FakeVectors().embed_query("I live in Denver.")
     got = dense_heads(graph, user_id, query, heads=40, min_cosine=0.0, known_at=known_at)
     exact = dense_heads(graph, user_id, query, heads=40, min_cosine=0.0, known_at=known_at,
                         exact=True)

@@ -69,13 +69,13 @@ def test_dense_tunnel_returns_the_users_true_nearest_neighbours(graph, user_id, 
         mem.ingest([_diary(u, "Maple", n_sessions=4) for u in [*decoys, user_id]])
         query = "hiking with my dog at the ridge"
         q = analyse(query)
-        q.embedding = minilm.embed([query])[0]
+        q.embedding = minilm.embed_query(query)
         heads = dense_tunnel(graph, user_id, q, preset("dense").with_(turn_window=0, heads=8))
         got = [h.id for h in sorted(heads, key=lambda h: h.rank) if h.type == "turn" and h.direct]
         with graph.session(read_only=True) as s:
             rows = s.run("MATCH (t:Turn {user_id: $u}) WHERE t.embedding IS NOT NULL "
                          "RETURN t.id AS id, t.embedding AS v", u=user_id).data()
-        qv = np.asarray(minilm.embed([query])[0])
+        qv = np.asarray(minilm.embed_query(query))
         exact = sorted(rows, key=lambda r: -float(np.dot(qv, r["v"]) / np.linalg.norm(r["v"])))
         assert got and got == [r["id"] for r in exact[: len(got)]]
         assert _owner_of(graph, got) == {user_id}

@@ -70,12 +70,12 @@ def test_without_piece_vectors_the_opening_alone_hides_it(graph, user_id, minilm
 
 def test_index_and_exact_scan_score_a_turn_by_its_best_part(graph, user_id, minilm):
     Memory(graph, embedder=minilm).ingest([_user(user_id)])
-    vector = minilm.embed([QUERY])[0]
+    vector = minilm.embed_query(QUERY)
     index = dense_heads(graph, user_id, vector, heads=10, min_cosine=0.0)
     exact = dense_heads(graph, user_id, vector, heads=10, min_cosine=0.0, exact=True)
     assert [r["id"] for r in index if r["type"] == "turn"] == [
         r["id"] for r in exact if r["type"] == "turn"]
     assert len({r["id"] for r in index if r["type"] == "turn"}) == len(OTHERS) + 1  # one row a turn
-    piece = minilm.embed([LAST])[0]
+    piece = minilm.embed_documents([LAST])[0]
     best = dense_heads(graph, user_id, piece, heads=1, min_cosine=0.0)
     assert best[0]["score"] == pytest.approx(1.0, abs=1e-5)  # the last sentence's own vector

