@@ -31,7 +31,7 @@ class Citation:
     turn_id: str  # the stored Turn id (`graphmem inspect` takes it)
     handle: str
     source_turn_id: str | None
-    session_id: str | None
+    session_source_id: str | None
     date: str | None
     role: str
     quote: str  # verbatim words of the turn
@@ -74,7 +74,7 @@ def _quote(t: PoolTurn, limit: int = 300) -> str:
 
 
 def _citation(t: PoolTurn) -> Citation:
-    return Citation(t.turn_id, t.handle, t.source_id, t.session_id,
+    return Citation(t.turn_id, t.handle, t.source_id, t.session_source_id,
                     t.mentioned_at.date().isoformat() if t.mentioned_at else None, t.role, _quote(t),
                     t.speaker)
 

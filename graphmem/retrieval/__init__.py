@@ -68,7 +68,7 @@ class Retriever:
             ranking = self._inprocess.rank(user_id, query)
             timings["total"] = (time.perf_counter() - t0) * 1000
             ev = [Evidence(id=d["id"], type="turn", text=d["text"], score=s, density=s,
-                           tunnels=["rank-bm25"], session_id=d["session_source_id"],
+                           tunnels=["rank-bm25"], session_source_id=d["session_source_id"],
                            source_turn_ids=[d["source_id"]], turn_id=d["id"], role="user",
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
