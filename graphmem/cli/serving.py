@@ -26,9 +26,9 @@ def _loopback(host: str) -> bool:
 @click.option("--port", type=int, default=8420, show_default=True)
 @click.option("--workers", type=int, default=4, show_default=True,
               help="Memory calls running at once (embedding is CPU-bound).")
-@click.option("--torch-threads", type=int, default=1, show_default=True,
-              help="Threads of one embedding call; concurrency comes from the workers, and query "
-                   "embeddings of concurrent requests are batched into one call.")
+@click.option("--torch-threads", type=int, default=None,
+              help="Threads of one embedding call (default: torch's own, the number of cores; "
+                   "1 measured slower on a shared 2-core machine).")
 @click.option("--embed-batching/--no-embed-batching", default=True, show_default=True,
               help="One embedding call for the queries of every request waiting at once.")
 @click.option("--max-pending", type=int, default=64, show_default=True,
@@ -48,7 +48,7 @@ def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_b
 
     from ..server import KeyRing, create_app
 
-    if torch_threads < 1:
+    if torch_threads is not None and torch_threads < 1:
         raise ConfigError("--torch-threads must be at least 1")
     started = time.perf_counter()
     keys = KeyRing.from_env()
@@ -62,7 +62,8 @@ def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_b
     from ..embed import default_embedder
     from ..server.batching import BatchingEmbedder
 
-    torch.set_num_threads(torch_threads)  # more, on 2 cores under concurrent requests, only spin
+    if torch_threads is not None:
+        torch.set_num_threads(torch_threads)
     embedder = BatchingEmbedder(default_embedder()) if embed_batching else default_embedder()
     mem = open_memory(extractor=extractor, relations=relations, retry_s=2, embedder=embedder)
     mem.warm()
