@@ -49,7 +49,7 @@ def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str,
     else:
         def java() -> tuple[bool, str, str]:
             exe = localneo4j.java_executable()
-            return True, f"{exe} (Java {localneo4j._java_major(Path(exe))})", ""
+            return True, f"{exe} (Java {localneo4j.java_major(Path(exe))})", ""
 
         def maven() -> tuple[bool, str, str]:
             cached = (localneo4j.jar_dir(settings.local) / ".complete").exists()

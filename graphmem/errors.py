@@ -13,6 +13,16 @@ class Neo4jUnavailable(GraphmemError):
     """The configured Neo4j cannot be reached or refused the connection."""
 
 
+def connection_lost(exc: BaseException) -> str | None:
+    """The error's name when `exc` means the connection to Neo4j broke, else None: the one
+    rule the facade and the CLI share (the driver is imported only once something failed)."""
+    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+    if isinstance(exc, ServiceUnavailable | SessionExpired):  # the driver wraps socket errors
+        return type(exc).__name__
+    return None
+
+
 class LocalNeo4jError(GraphmemError):
     """The managed local Neo4j could not be prepared, started or stopped."""
 

@@ -11,13 +11,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import DriverError, Neo4jError
 
 from .answer import Answer, Answerer
 from .config import Settings
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import InputError, Neo4jUnavailable, UnknownUser
+from .errors import GraphmemError, InputError, Neo4jUnavailable, UnknownUser, connection_lost
 from .extract import Extractor, OfflineExtractor
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
@@ -40,9 +40,14 @@ def _neo4j_lost(method: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
         try:
             return method(self, *args, **kwargs)
-        except (ServiceUnavailable, SessionExpired) as exc:
+        except GraphmemError:
+            raise
+        except Exception as exc:
+            lost = connection_lost(exc)
+            if lost is None:
+                raise
             raise Neo4jUnavailable(
-                f"lost the connection to Neo4j at {self.graph.uri} ({type(exc).__name__}); what "
+                f"lost the connection to Neo4j at {self.graph.uri} ({lost}); what "
                 "finished before it is stored, nothing half-written is kept (one transaction per "
                 "unit of work): check that Neo4j runs, then retry") from exc
 

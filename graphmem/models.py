@@ -120,7 +120,7 @@ class Evidence:
     time_bonus: float = 0.0
     tunnels: list[str] = field(default_factory=list)
     heads: list[str] = field(default_factory=list)
-    session_id: str | None = None  # the source's own session id
+    session_source_id: str | None = None  # the source's own session id (stored id: Session.id)
     source_turn_ids: list[str] = field(default_factory=list)  # the source's own turn ids
     turn_id: str | None = None  # the stored Turn it comes from (its own id for a turn)
     role: str | None = None

@@ -44,6 +44,32 @@ def parse_date(value: str, where: str) -> datetime:
         raise InputError(f"{where}: impossible date {value!r} ({exc})") from exc
 
 
+def turn_source_id(session_id: str, k: int) -> str:
+    """A turn's source id: `<session_id>_<k>`, k 1-based over every role of the session (as the
+    benchmark numbers turns, blank ones included)."""
+    return f"{session_id}_{k}"
+
+
+def session_of_turn(turn_id: str) -> str:
+    """The session part of a turn source id ("abc_answer_1_7" -> "abc_answer_1")."""
+    return turn_id.rsplit("_", 1)[0]
+
+
+def unique_session_id(sid: str, turns: list[Any], seen: dict[str, list[Any]]) -> str | None:
+    """The id a haystack session is kept under, given the sessions kept so far (`seen`, id ->
+    turns, which this updates): None for an identical repeat (the first occurrence is kept),
+    `<id>#2`, `#3`… for a repeat with different turns, else the id itself."""
+    if sid in seen:
+        if seen[sid] == turns:
+            return None
+        n = 2
+        while f"{sid}#{n}" in seen:
+            n += 1
+        sid = f"{sid}#{n}"
+    seen[sid] = turns
+    return sid
+
+
 def read(path: Path, report: LoadReport, *, only_user: str | None = None) -> Iterator[Transcript]:
     """One Transcript per question instance, streamed."""
     for index, instance in enumerate(iter_json_array(path, "LongMemEval question instances")):
@@ -76,7 +102,8 @@ def _transcript(instance: dict[str, Any], qid: str, where: str,
         raise InputError(f"{where}: {', '.join(_KEYS)} have different lengths "
                          f"({len(ids)}, {len(dates)}, {len(sessions)})")
     transcript = Transcript(user_id=qid)
-    seen: dict[str, tuple[list[Any], str]] = {}
+    seen: dict[str, list[Any]] = {}
+    first_dates: dict[str, str] = {}
     for sid, date, turns in zip(ids, dates, sessions, strict=True):
         if not isinstance(sid, str) or not sid:
             raise InputError(f"{where}: a haystack session id is {type_name(sid)}, "
@@ -86,24 +113,21 @@ def _transcript(instance: dict[str, Any], qid: str, where: str,
         if not isinstance(date, str):
             raise InputError(f"{where} session {sid}: date must be a string, got "
                              f"{type_name(date)}")
-        if sid in seen:
-            first_turns, first_date = seen[sid]
-            if first_turns == turns:
-                report.skipped_duplicate_sessions += 1
-                report.notes.append(f"{where}: session {sid} repeats at {date} with the same "
-                                    f"turns as at {first_date}; kept the first")
-                continue
-            n = 2
-            while f"{sid}#{n}" in seen:
-                n += 1
+        kept = unique_session_id(sid, turns, seen)
+        if kept is None:
+            report.skipped_duplicate_sessions += 1
+            report.notes.append(f"{where}: session {sid} repeats at {date} with the same "
+                                f"turns as at {first_dates[sid]}; kept the first")
+            continue
+        if kept != sid:
             report.notes.append(f"{where}: session {sid} repeats at {date} with different "
-                                f"turns; loaded as {sid}#{n}")
-            sid = f"{sid}#{n}"
-        seen[sid] = (turns, date)
+                                f"turns; loaded as {kept}")
+        first_dates.setdefault(kept, date)
+        sid = kept
         started_at = parse_date(date, f"{where} session {sid}")
         session = SessionRecord(source_id=sid, started_at=started_at)
         for k, turn in enumerate(turns, 1):
-            record = _turn(turn, f"{sid}_{k}", f"{where} session {sid} turn {k}", report)
+            record = _turn(turn, turn_source_id(sid, k), f"{where} session {sid} turn {k}", report)
             if record is not None:
                 session.turns.append(record)
         if keep_session(session, report):

@@ -17,7 +17,7 @@ from ..llm.client import LLMClient, LLMRequestRejected, Usage
 from ..prompts import answer as prompts
 from .pool import EvidencePool, PoolTurn, day
 from .protocol import MemoryAccess
-from .tools import ToolBox, ToolError, result_text
+from .tools import FINISH, TOOLS, ToolBox, ToolError, result_text
 
 MAX_QUESTION_CHARS = 4000
 NOT_IN_MEMORY = "Not in memory: nothing in this user's memory answers that."
@@ -31,7 +31,7 @@ class Citation:
     turn_id: str  # the stored Turn id (`graphmem inspect` takes it)
     handle: str
     source_turn_id: str | None
-    session_id: str | None
+    session_source_id: str | None
     date: str | None
     role: str
     quote: str  # verbatim words of the turn
@@ -74,7 +74,7 @@ def _quote(t: PoolTurn, limit: int = 300) -> str:
 
 
 def _citation(t: PoolTurn) -> Citation:
-    return Citation(t.turn_id, t.handle, t.source_id, t.session_id,
+    return Citation(t.turn_id, t.handle, t.source_id, t.session_source_id,
                     t.mentioned_at.date().isoformat() if t.mentioned_at else None, t.role, _quote(t),
                     t.speaker)
 
@@ -207,7 +207,7 @@ class Answerer:
         for step in range(1, self.budget + 1):
             ans.steps = step
             try:
-                response = self.client.chat(messages, tools=prompts.TOOLS, tool_choice="auto")
+                response = self.client.chat(messages, tools=TOOLS, tool_choice="auto")
             except LLMRequestRejected as error:
                 if error.status_code != 400:
                     raise
@@ -231,7 +231,7 @@ class Answerer:
                 t0 = time.perf_counter()
                 if n >= self.max_calls_per_step:
                     content = {"error": f"at most {self.max_calls_per_step} tool calls per step"}
-                elif call.function.name == "finish":
+                elif call.function.name == FINISH:
                     finish, content = self._finish(call.function.arguments, pool, entry)
                 else:
                     try:

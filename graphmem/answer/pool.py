@@ -34,7 +34,7 @@ class PoolTurn:
     handle: str
     turn_id: str  # the stored Turn id
     source_id: str | None
-    session_id: str | None
+    session_source_id: str | None
     role: str
     text: str
     mentioned_at: datetime | None
@@ -88,7 +88,7 @@ class EvidencePool:
                 added.append(self.turns[r["turn_id"]])
                 continue
             handle = f"T{len(self.turns) + 1}"
-            t = PoolTurn(handle, r["turn_id"], r["source_id"], r["session_id"], r["role"],
+            t = PoolTurn(handle, r["turn_id"], r["source_id"], r["session_source_id"], r["role"],
                          r["text"] or "", utc_native(r["mentioned_at"]), r.get("idx") or 0,
                          r.get("speaker"), order=len(self.turns))
             for f in r.get("facts") or []:
@@ -139,14 +139,14 @@ class EvidencePool:
         """The turns as the prompts see them, in chronological order."""
         chosen = sorted(turns if turns is not None else self.turns.values(),
                         key=lambda t: (t.mentioned_at.timestamp() if t.mentioned_at else 0.0,
-                                       t.session_id or "", t.idx))
+                                       t.session_source_id or "", t.idx))
         lines = []
         for t in chosen:
             text = " ".join(t.text.split())
             if len(text) > max_chars:
                 text = text[:max_chars] + " …"
             who = t.speaker or t.role
-            lines.append(f"[turn:{t.handle}] {day(t.mentioned_at)} session {t.session_id} "
+            lines.append(f"[turn:{t.handle}] {day(t.mentioned_at)} session {t.session_source_id} "
                          f"· {who}: {text}")
             lines += [f"    {n}" for n in t.notes]
         return "\n".join(lines)

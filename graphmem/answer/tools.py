@@ -14,6 +14,47 @@ from .pool import EvidencePool, day
 from .protocol import MemoryAccess
 
 MAX_RESULT_CHARS = 4000
+FINISH = "finish"  # the tool that ends planning (the answerer handles it, not the ToolBox)
+
+
+def _fn(name: str, description: str, properties: dict[str, Any],
+        required: list[str]) -> dict[str, Any]:
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties, "required": required,
+                       "additionalProperties": False}}}
+
+
+_DATE = {"type": "string", "description": "a date, e.g. 2023-05-20"}
+TOOLS: list[dict[str, Any]] = [  # what the planner is offered: one entry per tool
+    _fn("search", "Search this person's memory; new turns join the pool.",
+        {"query": {"type": "string"},
+         "as_of": {**_DATE, "description": "only what was true and known on this date"},
+         "k": {"type": "integer", "minimum": 1, "maximum": 20}}, ["query"]),
+    _fn("inspect", "A memory card: a turn handle (T3) or a fact / entity id or entity name.",
+        {"id": {"type": "string"}}, ["id"]),
+    _fn("session_expand", "Add the turns around a turn of the pool (same session).",
+        {"turn": {"type": "string", "description": "a handle such as T3"},
+         "window": {"type": "integer", "minimum": 1, "maximum": 30}}, ["turn"]),
+    _fn("timeline", "The ordered history of facts about a predicate and/or an entity.",
+        {"predicate": {"type": "string"}, "entity": {"type": "string"},
+         "since": _DATE, "until": _DATE}, []),
+    _fn("count", "Count items exactly (distinct by default).",
+        {"items": {"type": "array", "items": {"type": "string"}},
+         "distinct": {"type": "boolean"}}, ["items"]),
+    _fn("compute", "Exact arithmetic or date arithmetic.",
+        {"operation": {"type": "string", "enum": ["arithmetic", "date_diff", "date_add"]},
+         "expression": {"type": "string", "description": "arithmetic, e.g. (3 + 4) * 2"},
+         "start": _DATE, "end": _DATE, "amount": {"type": "number"},
+         "unit": {"type": "string", "enum": ["days", "weeks", "months", "years"]}},
+        ["operation"]),
+    _fn("cypher_read", "A read-only Cypher query over this person's own graph (max 50 rows).",
+        {"query": {"type": "string"}, "params": {"type": "object"}}, ["query"]),
+    _fn(FINISH, "Stop gathering: the listed turns are the evidence the answer needs.",
+        {"evidence": {"type": "array", "items": {"type": "string"}},
+         "reason": {"type": "string"}}, ["evidence"]),
+]
+NAMES = tuple(t["function"]["name"] for t in TOOLS)
 
 
 class ToolError(GraphmemError):
@@ -51,7 +92,7 @@ class ToolBox:
                 raise ToolError(f"arguments are not valid JSON: {error}") from None
         if not isinstance(arguments, dict):
             raise ToolError("arguments must be a JSON object")
-        method = getattr(self, f"tool_{name}", None)
+        method = getattr(self, f"tool_{name}", None) if name in NAMES else None
         if method is None:
             raise ToolError(f"unknown tool {name!r}")
         try:

@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.answer import Answerer
+from graphmem.answer.tools import TOOLS
 from graphmem.db import Graph
 from graphmem.errors import GraphmemError
 from graphmem.llm import LLMClient
 from graphmem.memory import Memory
-from graphmem.prompts.answer import TOOLS
 
 from .judge import judge
 from .published import PublishedPoint, find_paper, read_points

@@ -3,9 +3,8 @@
 The transcript loaders deliberately leave the QA side out (it is not memory); this module reads it.
 LongMemEval: one `LMEQuestion` per question instance, with the README's evidence rules — a correct
 session has "answer" in its id and at least one user turn with `has_answer`; a correct turn is a user
-turn with `has_answer: true`, id `<session_id>_<k>` (k 1-based over all roles). Duplicate session ids
-are handled as the loader does: an identical repeat is dropped (first occurrence kept), a repeat with
-different turns becomes `<session_id>#2`, `#3`…; blank turns are left out of the haystack as there.
+turn with `has_answer: true`. Turn and session ids follow the loader's rules (graphmem.loaders.
+longmemeval, the only place they are written down); blank turns are left out of the haystack as there.
 LoCoMo: one `LoCoMoQuestion` per QA item, evidence dia ids cleaned (split on ";" and whitespace,
 stray colons and leading zeros removed, unparseable pieces dropped and counted).
 """
@@ -22,6 +21,7 @@ from typing import Any
 from graphmem.loaders.common import iter_json_array
 from graphmem.loaders.locomo import parse_date as locomo_date
 from graphmem.loaders.longmemeval import parse_date as lme_date
+from graphmem.loaders.longmemeval import turn_source_id, unique_session_id
 
 LOCOMO_CATEGORIES: dict[int, str] = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop",
                                      5: "adversarial"}
@@ -63,11 +63,6 @@ class LoCoMoQuestion:
         return LOCOMO_CATEGORIES.get(self.category, str(self.category))
 
 
-def session_of_turn(turn_id: str) -> str:
-    """The session part of a LongMemEval turn id ("abc_answer_1_7" -> "abc_answer_1")."""
-    return turn_id.rsplit("_", 1)[0]
-
-
 def session_of_dia(dia_id: str) -> str:
     """The session part of a LoCoMo dia id ("D3:7" -> "D3")."""
     return dia_id.split(":", 1)[0]
@@ -106,21 +101,17 @@ def _lme_question(inst: dict[str, Any]) -> LMEQuestion:
     sessions: list[str] = []
     answer_sessions: list[str] = []
     answer_turns: list[str] = []
-    for sid, turns in zip(inst["haystack_session_ids"], inst["haystack_sessions"], strict=True):
-        if sid in seen:
-            if seen[sid] == turns:
-                continue
-            n = 2
-            while f"{sid}#{n}" in seen:
-                n += 1
-            sid = f"{sid}#{n}"
-        seen[sid] = turns
+    for raw_sid, turns in zip(inst["haystack_session_ids"], inst["haystack_sessions"],
+                              strict=True):
+        sid = unique_session_id(raw_sid, turns, seen)
+        if sid is None:
+            continue
         sessions.append(sid)
         evidence_here = False
         for k, turn in enumerate(turns, 1):
             if turn.get("role") != "user":
                 continue
-            turn_id = f"{sid}_{k}"
+            turn_id = turn_source_id(sid, k)
             content = turn.get("content") or ""
             if content.strip():
                 user_turns.append((turn_id, content))

@@ -17,10 +17,9 @@ from typing import Any
 
 import httpx
 
-from ..loaders import load
 from ..memory import Memory
-from ..models import Transcript
-from .soak import QUESTIONS
+from .stats import percentile
+from .users import QUESTIONS, bench_users
 
 
 def _free_port() -> int:
@@ -29,34 +28,106 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _pct(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 1)
+def _figures(values: list[float]) -> dict[str, Any]:
+    return {"n": len(values), **{f"p{round(q * 100)}": percentile(values, q, 1)
+                                 for q in (.5, .95, .99)}}
 
 
 @dataclass
-class ServeBench:
+class LoadLevel:
+    """One closed-loop run: `clients` threads, each sending its next request when the last one
+    is answered. `inside_ms`: the time the server itself reports spending in the memory call
+    (search timings' total, append's ms), so wall − inside is HTTP, JSON and waiting for a
+    worker."""
+
     clients: int
     seconds: float
-    users: int = 0
-    ready_s: float = 0.0
     requests: int = 0
     errors: int = 0
     requests_per_s: float = 0.0
     endpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
-    cli_search_s: list[float] = field(default_factory=list)
+    inside_ms: dict[str, dict[str, Any]] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
 
 
-def run_serve_bench(path: str, *, clients: int = 8, seconds: float = 60.0, users: int = 4,
-                    sessions: int = 10, append_share: float = 0.25,
+@dataclass
+class ServeBench:
+    clients: list[int]
+    seconds: float
+    users: int = 0
+    ready_s: float = 0.0
+    levels: list[LoadLevel] = field(default_factory=list)
+    cli_search_s: list[float] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(level.errors for level in self.levels)
+
+
+def _run_level(url: str, users: list[str], clients: int, seconds: float,
+               append_share: float, tag: str) -> LoadLevel:
+    res = LoadLevel(clients, seconds)
+    lat: dict[str, list[float]] = {"search": [], "append": []}
+    inside: dict[str, list[float]] = {"search": [], "append": []}
+    lock = threading.Lock()
+    stop = time.perf_counter() + seconds
+
+    def client(k: int) -> None:
+        with httpx.Client(base_url=url, timeout=30) as http:
+            for i in itertools.count():
+                if time.perf_counter() >= stop:
+                    return
+                user = users[(k + i) % len(users)]
+                appending = (i * clients + k) % round(1 / append_share) == 0
+                t0 = time.perf_counter()
+                try:
+                    if appending:
+                        r = http.post(f"/v1/users/{user}/sessions/live-{tag}{k}/messages", json={
+                            "messages": [{"role": "user", "turn_id": f"c{tag}{k}-{i}",
+                                          "content": f"Note {i}: I moved my desk to room "
+                                                     f"{100 + i % 50} today."}]})
+                    else:
+                        r = http.post(f"/v1/users/{user}/search",
+                                      json={"query": QUESTIONS[i % len(QUESTIONS)], "k": 10})
+                    ok = r.status_code == 200
+                    detail = f"{r.status_code} {r.text[:120]}"
+                except httpx.HTTPError as exc:
+                    ok, detail = False, f"{type(exc).__name__}: {exc}"
+                ms = (time.perf_counter() - t0) * 1000
+                name = "append" if appending else "search"
+                with lock:
+                    if ok:
+                        lat[name].append(ms)
+                        body = r.json()
+                        inside[name].append(body["ms"] if appending
+                                            else body["timings_ms"]["total"])
+                    else:
+                        res.errors += 1
+                        if len(res.error_samples) < 5:
+                            res.error_samples.append(detail)
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    t_start = time.perf_counter()
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    wall = time.perf_counter() - t_start
+    res.requests = sum(len(v) for v in lat.values()) + res.errors
+    res.requests_per_s = round(res.requests / wall, 1)
+    res.endpoints = {name: _figures(v) for name, v in lat.items()}
+    res.inside_ms = {name: _figures(v) for name, v in inside.items()}
+    return res
+
+
+def run_serve_bench(path: str, *, clients: list[int] | tuple[int, ...] = (8,),
+                    seconds: float = 60.0, users: int = 4, sessions: int = 10,
+                    append_share: float = 0.25, serve_args: list[str] | tuple[str, ...] = (),
                     echo: Any = lambda _m: None) -> ServeBench:
-    res = ServeBench(clients, seconds)
-    prefix = f"bserve-{int(time.time())}-"
-    transcripts = [Transcript(prefix + t.user_id, t.sessions[:sessions])
-                   for t in itertools.islice(load(path), users)]
+    """One `graphmem serve` (with `serve_args`), then one closed-loop run of `seconds` per
+    number of clients, in order, against the same users."""
+    res = ServeBench(list(clients), seconds)
+    transcripts = bench_users(path, users, sessions, f"bserve-{int(time.time())}-")
     echo(f"loading {len(transcripts)} users ({sessions} sessions each)…")
     with Memory.from_settings(answer_llm=False) as mem:
         mem.ingest(transcripts)
@@ -66,7 +137,8 @@ def run_serve_bench(path: str, *, clients: int = 8, seconds: float = 60.0, users
     env = {k: v for k, v in os.environ.items() if k not in ("GRAPHMEM_API_KEYS",
                                                             "GRAPHMEM_API_KEYS_FILE")}
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "graphmem", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "graphmem", "serve", "--port", str(port),
+                             *serve_args],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         with httpx.Client(base_url=url, timeout=30) as http:
@@ -80,52 +152,11 @@ def run_serve_bench(path: str, *, clients: int = 8, seconds: float = 60.0, users
                     pass
                 time.sleep(0.2)
         res.ready_s = round(time.perf_counter() - started, 1)
-        echo(f"serve ready in {res.ready_s} s; {clients} clients for {seconds:.0f} s…")
-        lat: dict[str, list[float]] = {"search": [], "append": []}
-        lock = threading.Lock()
-        stop = time.perf_counter() + seconds
-
-        def client(k: int) -> None:
-            with httpx.Client(base_url=url, timeout=30) as http:
-                for i in itertools.count():
-                    if time.perf_counter() >= stop:
-                        return
-                    user = transcripts[(k + i) % len(transcripts)].user_id
-                    appending = (i * clients + k) % round(1 / append_share) == 0
-                    t0 = time.perf_counter()
-                    try:
-                        if appending:
-                            r = http.post(f"/v1/users/{user}/sessions/live-{k}/messages", json={
-                                "messages": [{"role": "user", "turn_id": f"c{k}-{i}",
-                                              "content": f"Note {i}: I moved my desk to room "
-                                                         f"{100 + i % 50} today."}]})
-                        else:
-                            r = http.post(f"/v1/users/{user}/search",
-                                          json={"query": QUESTIONS[i % len(QUESTIONS)], "k": 10})
-                        ok = r.status_code == 200
-                        detail = f"{r.status_code} {r.text[:120]}"
-                    except httpx.HTTPError as exc:
-                        ok, detail = False, f"{type(exc).__name__}: {exc}"
-                    ms = (time.perf_counter() - t0) * 1000
-                    with lock:
-                        if ok:
-                            lat["append" if appending else "search"].append(ms)
-                        else:
-                            res.errors += 1
-                            if len(res.error_samples) < 5:
-                                res.error_samples.append(detail)
-
-        threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
-        t_start = time.perf_counter()
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        wall = time.perf_counter() - t_start
-        res.requests = sum(len(v) for v in lat.values()) + res.errors
-        res.requests_per_s = round(res.requests / wall, 1)
-        res.endpoints = {name: {"n": len(v), "p50": _pct(v, .5), "p95": _pct(v, .95),
-                                "p99": _pct(v, .99)} for name, v in lat.items()}
+        echo(f"serve ready in {res.ready_s} s")
+        user_ids = [t.user_id for t in transcripts]
+        for n, count in enumerate(clients):
+            echo(f"{count} clients for {seconds:.0f} s…")
+            res.levels.append(_run_level(url, user_ids, count, seconds, append_share, f"{n}-"))
         cli_env = {**env, "GRAPHMEM_URL": url}
         for _ in range(3):
             t0 = time.perf_counter()

@@ -12,14 +12,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..loaders import load
 from ..memory import Memory
-from ..models import SessionRecord, Transcript
+from ..models import Transcript
 from ..store import admin
 from .stats import summary
+from .users import QUESTIONS, bench_users
 
-QUESTIONS = ("where do I live now?", "what did I say about my job?", "when did I travel last?",
-             "what is my favourite food?", "how many pets do I have?")
 COUNTED = ("sessions", "turns", "pieces", "facts", "entities")
 
 
@@ -45,14 +43,6 @@ class SoakResult:
                 and self.half_written_sessions == 0)
 
 
-def _users(path: str, count: int, sessions: int, prefix: str) -> list[Transcript]:
-    out = []
-    for t in itertools.islice(load(path), count):
-        kept: list[SessionRecord] = t.sessions[:sessions]
-        out.append(Transcript(prefix + t.user_id, kept))
-    return out
-
-
 def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: float = 120.0,
              sessions: int = 20, memory: Memory | None = None, prefix: str | None = None,
              echo: Any = lambda _m: None) -> SoakResult:
@@ -62,7 +52,7 @@ def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: flo
     mem.embedder.embed_query("warm up")
     res = SoakResult(ingests, search_loops)
     todo: queue.Queue[Transcript] = queue.Queue()
-    transcripts = _users(path, ingests * 2, sessions, prefix)
+    transcripts = bench_users(path, ingests * 2, sessions, prefix)
     for t in transcripts:
         todo.put(t)
     done_ids: list[str] = []

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..errors import GraphmemError
+from ..errors import GraphmemError, connection_lost
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -28,7 +28,7 @@ def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
             click.echo(f"graphmem: error: {exc}", err=True)
             sys.exit(1)
         except Exception as exc:
-            lost = _connection_lost(exc)
+            lost = connection_lost(exc)
             if lost is None:
                 raise
             click.echo(f"graphmem: error: lost the connection to Neo4j mid-command ({lost}); "
@@ -39,18 +39,6 @@ def _fail_cleanly(fn: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(1)
 
     return wrapper
-
-
-def _connection_lost(exc: BaseException) -> str | None:
-    """The driver error's name when `exc` means the connection to Neo4j broke, else None
-    (the driver is imported only here, once something failed)."""
-    from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired
-
-    if isinstance(exc, BrokenPipeError):  # our own output was closed (`| head`), not Neo4j
-        return None
-    if isinstance(exc, ServiceUnavailable | SessionExpired | DriverError | ConnectionError):
-        return type(exc).__name__
-    return None
 
 
 class LazyChoice(click.Choice):

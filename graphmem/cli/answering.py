@@ -62,7 +62,7 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
             if len(quote) > 240:
                 quote = quote[:240].rsplit(" ", 1)[0] + " …"
             click.echo(f"  [turn:{c.turn_id.removeprefix('turn:')}] {c.date} session "
-                       f"{c.session_id} turn {c.source_turn_id} ({c.speaker or c.role}): "
+                       f"{c.session_source_id} turn {c.source_turn_id} ({c.speaker or c.role}): "
                        f"\"{quote}\"")
     if ans.generated:
         if not ans.cited:

@@ -135,30 +135,56 @@ def bench_soak(path, ingests, searches, seconds, sessions, as_json) -> None:
         raise SystemExit(1)
 
 
+def _client_counts(_ctx: Any, _param: Any, value: str) -> list[int]:
+    try:
+        counts = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise click.BadParameter(f"{value!r}: give client counts ≥ 1, comma-separated (1,8)")
+    return counts
+
+
 @bench.command("serve")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--clients", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option("--seconds", type=click.FloatRange(min=1), default=60, show_default=True)
+@click.option("--clients", default="8", show_default=True, callback=_client_counts,
+              help="Concurrent clients; a comma-separated list (1,8) runs each in turn.")
+@click.option("--seconds", type=click.FloatRange(min=1), default=60, show_default=True,
+              help="Per number of clients.")
 @click.option("--users", type=click.IntRange(min=1), default=4, show_default=True,
               help="LongMemEval users loaded first.")
 @click.option("--sessions", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--serve-option", "serve_options", multiple=True, metavar="OPTION",
+              help="Passed to `graphmem serve` as is, e.g. --serve-option=--workers=2.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def bench_serve(path, clients, seconds, users, sessions, as_json) -> None:
+def bench_serve(path, clients, seconds, users, sessions, serve_options, as_json) -> None:
     """A real `graphmem serve` under N concurrent HTTP clients mixing appends and searches:
-    requests/s, p50/p95/p99 per endpoint, errors, ready time, CLI search through GRAPHMEM_URL."""
+    requests/s, p50/p95/p99 per endpoint (and inside the server), errors, ready time, CLI
+    search through GRAPHMEM_URL."""
+    from dataclasses import asdict
+
     from ..bench.serve import run_serve_bench
 
+    serve_args = list(serve_options)
     res = run_serve_bench(path, clients=clients, seconds=seconds, users=users,
-                          sessions=sessions, echo=_echo_err)
+                          sessions=sessions, serve_args=serve_args, echo=_echo_err)
     if as_json:
-        click.echo(json.dumps(res.__dict__))
+        click.echo(json.dumps({**asdict(res), "errors": res.errors}))
         return
-    click.echo(f"clients={clients} seconds={seconds:.0f} users={res.users} ready={res.ready_s} s "
-               f"requests={res.requests} req/s={res.requests_per_s} errors={res.errors}")
-    for name, e in res.endpoints.items():
-        click.echo(f"  {name:<7} n={e['n']} p50={e['p50']} ms p95={e['p95']} ms p99={e['p99']} ms")
-    click.echo(f"  CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
+    click.echo(f"seconds={seconds:.0f} per level users={res.users} ready={res.ready_s} s "
+               f"errors={res.errors} {' '.join(serve_args)}".rstrip())
+    for level in res.levels:
+        click.echo(f"clients={level.clients} requests={level.requests} "
+                   f"req/s={level.requests_per_s} errors={level.errors}")
+        for name, e in level.endpoints.items():
+            i = level.inside_ms[name]
+            click.echo(f"  {name:<7} n={e['n']} p50={e['p50']} ms p95={e['p95']} ms "
+                       f"p99={e['p99']} ms (inside the server p50={i['p50']} ms "
+                       f"p95={i['p95']} ms)")
+        for e in level.error_samples:
+            click.echo(f"  error: {e}")
+    click.echo(f"CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
     for e in res.error_samples:
         click.echo(f"  error: {e}")
 

@@ -26,6 +26,11 @@ def _loopback(host: str) -> bool:
 @click.option("--port", type=int, default=8420, show_default=True)
 @click.option("--workers", type=int, default=4, show_default=True,
               help="Memory calls running at once (embedding is CPU-bound).")
+@click.option("--torch-threads", type=int, default=None,
+              help="Threads of one embedding call (default: torch's own, the number of cores; "
+                   "1 measured slower on a shared 2-core machine).")
+@click.option("--embed-batching/--no-embed-batching", default=True, show_default=True,
+              help="One embedding call for the queries of every request waiting at once.")
 @click.option("--max-pending", type=int, default=64, show_default=True,
               help="Requests waiting for a worker before new ones get 503.")
 @click.option("--max-body-mb", type=float, default=16, show_default=True,
@@ -33,7 +38,8 @@ def _loopback(host: str) -> bool:
 @click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS))
 @click.option("--relations", default="auto", show_default=True, type=click.Choice(RELATIONS))
 @_fail_cleanly
-def serve(host, port, workers, max_pending, max_body_mb, extractor, relations) -> None:
+def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_body_mb, extractor,
+          relations) -> None:
     """Serve memory over HTTP (JSON under /v1, OpenAPI at /docs), with the model kept warm.
 
     API keys: GRAPHMEM_API_KEYS="KEY=alice,bob;ADMINKEY=*" and/or GRAPHMEM_API_KEYS_FILE (JSON
@@ -42,6 +48,8 @@ def serve(host, port, workers, max_pending, max_body_mb, extractor, relations) -
 
     from ..server import KeyRing, create_app
 
+    if torch_threads is not None and torch_threads < 1:
+        raise ConfigError("--torch-threads must be at least 1")
     started = time.perf_counter()
     keys = KeyRing.from_env()
     if not keys.enabled:
@@ -49,7 +57,15 @@ def serve(host, port, workers, max_pending, max_body_mb, extractor, relations) -
             raise ConfigError(f"refusing to listen on {host} without API keys: set "
                               "GRAPHMEM_API_KEYS or GRAPHMEM_API_KEYS_FILE, or use --host 127.0.0.1")
         _echo_err("graphmem serve: no API keys configured, so loopback only and every user open")
-    mem = open_memory(extractor=extractor, relations=relations, retry_s=2)
+    import torch
+
+    from ..embed import default_embedder
+    from ..server.batching import BatchingEmbedder
+
+    if torch_threads is not None:
+        torch.set_num_threads(torch_threads)
+    embedder = BatchingEmbedder(default_embedder()) if embed_batching else default_embedder()
+    mem = open_memory(extractor=extractor, relations=relations, retry_s=2, embedder=embedder)
     mem.warm()
     app = create_app(mem, keys, workers=workers, max_pending=max_pending,
                      max_body_bytes=int(max_body_mb * 2**20), host=host)

@@ -22,6 +22,8 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> list[float]: ...
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]: ...
+
 
 @dataclass(frozen=True)
 class EmbedderChoice:

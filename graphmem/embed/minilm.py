@@ -39,6 +39,9 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]  # a symmetric model: no prefixes
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed_documents(texts)
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []

@@ -166,7 +166,10 @@ class OnnxEmbedder:
         return self._load()[1]
 
     def embed_query(self, text: str) -> list[float]:
-        return self._embed([self.model.query_prefix + text])[0]
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self._embed([self.model.query_prefix + t for t in texts])
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self._embed([self.model.document_prefix + t for t in texts])

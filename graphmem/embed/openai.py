@@ -58,6 +58,9 @@ class OpenAIEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
 
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed_documents(texts)
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         out: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):

@@ -65,7 +65,7 @@ def _resource_text(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def _java_major(java: Path) -> int | None:
+def java_major(java: Path) -> int | None:
     """The feature release of a `java` binary: from its JDK's `release` file, else `java -version`."""
     release = java.resolve().parent.parent / "release"
     text = ""
@@ -103,13 +103,13 @@ def java_executable(env: Mapping[str, str] | None = None, jvm_root: Path = JVM_R
     except OSError:
         homes = []
     found = [(major, home / "bin" / "java") for home in homes
-             if (major := _java_major(home / "bin" / "java"))]
+             if (major := java_major(home / "bin" / "java"))]
     candidates += [java for _, java in sorted(found, key=lambda f: -f[0])]
     on_path = shutil.which("java", path=e.get("PATH", os.defpath))
     if on_path:
         candidates.append(Path(on_path))
     for java in candidates:
-        if java.exists() and (_java_major(java) or 0) >= JAVA_MIN:
+        if java.exists() and (java_major(java) or 0) >= JAVA_MIN:
             return str(java)
     raise JavaMissing(
         f"Java {JAVA_MIN}+ not found: the local Neo4j {NEO4J_VERSION} needs a JDK {JAVA_MIN} or "

@@ -70,7 +70,7 @@ class Retriever:
             ranking = self._inprocess.rank(user_id, query)
             timings["total"] = (time.perf_counter() - t0) * 1000
             ev = [Evidence(id=d["id"], type="turn", text=d["text"], score=s, density=s,
-                           tunnels=["rank-bm25"], session_id=d["session_source_id"],
+                           tunnels=["rank-bm25"], session_source_id=d["session_source_id"],
                            source_turn_ids=[d["source_id"]], turn_id=d["id"], role="user",
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
@@ -93,7 +93,7 @@ class Retriever:
                         near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
                         slots=q.slots, speaker=q.speaker)
         if cfg.coverage and q.coverage:
-            evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_id,
+            evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_source_id,
                               decay=cfg.coverage_decay)
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000

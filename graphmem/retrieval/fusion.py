@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..models import Evidence
+from ..store.time import native
 from .config import RetrievalConfig
 from .query import TemporalIntent
 from .tunnels import Hit
@@ -55,10 +56,6 @@ def accumulate(hits: list[Hit], cfg: RetrievalConfig) -> dict[str, Candidate]:
         if h.direct:
             c.direct_score = max(c.direct_score, h.score)
     return out
-
-
-def _native(v: Any) -> Any:
-    return v.to_native() if hasattr(v, "to_native") else v
 
 
 def item_interval(row: dict[str, Any]) -> tuple[datetime | None, datetime | None]:
@@ -156,7 +153,7 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
          slots: Sequence[str] = (), speaker: str | None = None) -> list[Evidence]:
     rows = []
     for d in details:
-        d = {k: _native(v) for k, v in d.items()}
+        d = native(d)
         c = candidates.get(d["id"])
         if c is None or (cfg.validity_gate and not passes_validity_gate(d, intent)):
             continue
@@ -194,7 +191,7 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
     return [
         Evidence(id=r["id"], type=r["type"], text=r["text"], score=round(r["conf"], 6),
                  density=round(r["density"], 6), time_bonus=r["time_bonus"], tunnels=r["tunnels"],
-                 heads=r["heads"], session_id=r["session_source_id"],
+                 heads=r["heads"], session_source_id=r["session_source_id"],
                  source_turn_ids=list(dict.fromkeys(r["source_turn_ids"] + r["merged_turns"])),
                  turn_id=r.get("turn_id"), role=r["role"], mentioned_at=r["mentioned_at"],
                  occurred_start=r["occurred_start"], occurred_end=r["occurred_end"],

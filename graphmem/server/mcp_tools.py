@@ -36,7 +36,7 @@ def _key(headers: Any) -> str | None:
 def _evidence(e: Any) -> dict[str, Any]:
     return {"id": e.id, "type": e.type, "text": e.text, "score": round(e.score, 4),
             "status": e.status, "turn_id": e.turn_id, "source_turn_ids": e.source_turn_ids,
-            "session_id": e.session_id,
+            "session_source_id": e.session_source_id,
             "mentioned_at": e.mentioned_at.isoformat() if e.mentioned_at else None}
 
 

@@ -171,3 +171,19 @@ def test_published_points_are_read_from_a_tab_separated_table(tmp_path):
     with pytest.raises(ValueError):
         read_points(tmp_path / "none.txt")
 
+
+
+def test_planner_tools_are_declared_once_and_each_has_its_implementation():
+    import re
+
+    from graphmem.answer.tools import FINISH, NAMES, ToolBox, ToolError
+    from graphmem.prompts.answer import PLANNER_SYSTEM
+
+    implemented = {m.removeprefix("tool_") for m in dir(ToolBox) if m.startswith("tool_")}
+    assert set(NAMES) - {FINISH} == implemented and len(NAMES) == len(set(NAMES))
+    # every tool the planner's prompt names by hand is a declared one
+    named = set(re.findall(r"\b(search|session_expand|timeline|compute|count|cypher_read|finish|"
+                           r"inspect)\b", PLANNER_SYSTEM))
+    assert named <= set(NAMES)
+    with pytest.raises(ToolError, match="unknown tool"):
+        ToolBox(None, "u", None, None).run(FINISH, {})

@@ -28,9 +28,9 @@ from graphmem.bench.questions import (
     locomo_questions,
     longmemeval_questions,
     session_of_dia,
-    session_of_turn,
 )
 from graphmem.bench.report import write_report
+from graphmem.loaders.longmemeval import session_of_turn
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 LOCOMO = DATA / "locomo" / "locomo10.json"
