@@ -22,7 +22,12 @@ OPENING = ("We finally started renovating the kitchen this month and it has take
            "We are also debating whether an induction range is worth the new wiring it needs. "
            "The electrician says the panel is old and may have to be replaced before winter, "
            "and the flooring people cannot come until the cabinets are in, so everything waits. "
-           "Meanwhile we cook on a camping stove in the dining room and wash dishes in the tub. ")
+           "Meanwhile we cook on a camping stove in the dining room and wash dishes in the tub. "
+           "The tile for the backsplash is still undecided: my partner likes a green zellige and "
+           "I keep coming back to plain white subway tile because it will not date as quickly. "
+           "We also found water damage under the old dishwasher, so part of the subfloor has to "
+           "be cut out and replaced, which adds another week and a bill nobody planned for. "
+           "The neighbours have been patient about the noise, and we brought them cookies. ")
 LAST = "Oh, and my sister Lucia finally adopted a golden retriever puppy and named him Biscuit."
 LONG = OPENING + LAST
 OTHERS = ["My sister Lucia lives in Boston and works as a nurse.",
@@ -43,13 +48,26 @@ def minilm():
     return default_embedder()
 
 
+def _fills_the_window(embedder, text: str) -> bool:
+    """Whether `text` alone is at least as long as the embedder reads of one text."""
+    if hasattr(embedder, "max_length"):  # ONNX models: their tokenizer truncates at the window
+        return len(embedder.tokenizer.encode(text).ids) >= embedder.max_length
+    return len(embedder._load().tokenizer(text)["input_ids"]) > embedder.max_seq_length
+
+
 def _long_turn_rank(mem: Memory, user_id: str) -> int:
-    found = mem.search(user_id, QUERY, k=10, config="dense")
-    return next(i for i, e in enumerate(found) if e.text == LONG)
+    """Where the dense tunnel ranks the long turn among the user's turns (its own ranking, before
+    fusion spreads a head's mass over the turn's neighbours in these five-turn sessions)."""
+    with mem.graph.session(read_only=True) as s:
+        long_id = s.run("MATCH (t:Turn {user_id: $u}) WHERE t.text = $text RETURN t.id AS id",
+                        u=user_id, text=LONG).single()["id"]
+    rows = dense_heads(mem.graph, user_id, mem.embedder.embed_query(QUERY), heads=10,
+                       min_cosine=0.0)
+    return [r["id"] for r in rows if r["type"] == "turn"].index(long_id)
 
 
 def test_the_turn_whose_answer_is_its_last_sentence_ranks_first(graph, user_id, minilm):
-    assert len(minilm._load().tokenizer(OPENING)["input_ids"]) > minilm.max_seq_length
+    assert _fills_the_window(minilm, OPENING)
     mem = Memory(graph, embedder=minilm)
     mem.ingest([_user(user_id)])
     assert _long_turn_rank(mem, user_id) == 0
@@ -78,4 +96,5 @@ def test_index_and_exact_scan_score_a_turn_by_its_best_part(graph, user_id, mini
     assert len({r["id"] for r in index if r["type"] == "turn"}) == len(OTHERS) + 1  # one row a turn
     piece = minilm.embed_documents([LAST])[0]
     best = dense_heads(graph, user_id, piece, heads=1, min_cosine=0.0)
-    assert best[0]["score"] == pytest.approx(1.0, abs=1e-5)  # the last sentence's own vector
+    # the last sentence's own vector (an int8 model moves a vector slightly with its batch mates)
+    assert best[0]["score"] == pytest.approx(1.0, abs=5e-3)
