@@ -191,10 +191,15 @@ def test_locomo_conversation_counts_and_provenance(graph, user_id):
     speakers = {t.speaker for s in transcript.sessions for t in s.turns}
     with graph.session(read_only=True) as s:
         facts = s.run("MATCH (f:FactEvent {user_id: $u})-[:DERIVED_FROM]->()<-[:HAS_PIECE]-(t) "
-                      "RETURN f.subject AS subject, f.text AS text, t.speaker AS speaker",
-                      u=user_id).data()
+                      "RETURN f.subject AS subject, f.text AS text, f.predicate AS predicate, "
+                      "t.speaker AS speaker", u=user_id).data()
     assert len(speakers) == 2 and facts
+    people = {p.lower() for p in speakers}
     for f in facts:
+        if f["predicate"] == "name" and f["subject"] != f["speaker"].lower():
+            # "Hey Mel!": being addressed by another name says what the OTHER speaker is called
+            assert f["subject"] in people - {f["speaker"].lower()}
+            continue
         assert f["subject"] == f["speaker"].lower() and f["text"].startswith(f["speaker"])
 
 
