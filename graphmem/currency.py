@@ -52,6 +52,11 @@ autumn winter christmas thanksgiving easter i the a an my our""".split())
 _NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
 its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
+# Words after a name that say when, not what ("a trip to Lisbon next spring").
+_NOT_HEAD = _NOT_MODIFIER | frozenset("""next last this soon tomorrow tonight today later week
+weeks weekend month months year years day days time again too also""".split())
+# Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
+_TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway tour journey".split())
 
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
@@ -61,22 +66,31 @@ _RELATIVE = re.compile(r"^([+-])(\d+)$")
 
 def plan_key(value: str | None) -> str | None:
     """What a plan or its outcome is about: its last proper name ("visit Japan in October" →
-    japan, "the Berlin half marathon" → berlin), else its last plain word ("repaint the kitchen")."""
+    japan) with the noun it modifies ("the Berlin half marathon" → berlin marathon, but "the
+    Lisbon trip" → lisbon), else its last plain word ("repaint the kitchen")."""
     words = [w.rstrip(".") for w in _PLAN_WORD.findall(value or "")]
     if not words:
         return None
-    names: list[list[str]] = []
+    names: list[list[int]] = []
     prev_cap = False
-    for w in words:
+    for i, w in enumerate(words):
         cap = w[:1].isupper() and w.lower() not in _PLAN_STOP
         if cap:
             if prev_cap:
-                names[-1].append(w)
+                names[-1].append(i)
             else:
-                names.append([w])
+                names.append([i])
         prev_cap = cap
     if names:
-        return normalise_name(re.sub(r"['’]s$", "", " ".join(names[-1])))
+        name = normalise_name(re.sub(r"['’]s$", "", " ".join(words[i] for i in names[-1])))
+        # A name that modifies a noun is not the thing itself: "an LGBTQ art show" and "an
+        # LGBTQ activist group" are two things, "contact Netflix support" is not "on Netflix".
+        head = None
+        for w in words[names[-1][-1] + 1:]:
+            if not w.isalpha() or w.lower() in _NOT_HEAD:
+                break
+            head = w.lower()
+        return name if head is None or head in _TRAVEL_HEADS else f"{name} {normalise_name(head)}"
     plain = [i for i, w in enumerate(words) if w.lower() not in _PLAN_STOP]
     if not plain:
         return None

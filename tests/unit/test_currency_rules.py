@@ -182,6 +182,16 @@ def test_a_common_noun_keeps_its_modifier_in_the_plan_key():
     assert plan_key("to repaint") == "repaint"
 
 
+def test_a_name_that_modifies_a_noun_keys_the_plan_with_that_noun():
+    assert plan_key("have an LGBTQ art show") == "lgbtq show" != plan_key("new LGBTQ activist group")
+    assert plan_key("contact Netflix customer support") != \
+        plan_key('binge-watching Season 3 of "The Crown" on Netflix') == "netflix"
+    assert plan_key("take the CFA exam in June") == plan_key("the CFA exam!") == "cfa exam"
+    assert plan_key("the Berlin half marathon") == plan_key("ran the Berlin marathon")
+    # a trip names its place, and words saying when are not what the plan is
+    assert plan_key("the Lisbon trip") == plan_key("a trip to Lisbon next spring") == "lisbon"
+
+
 def test_books_read_side_by_side_do_not_replace_each_other():
     assert slot_key("user", "reading", "graphic novels", "asserted") != \
         slot_key("user", "reading", "Sapiens", "asserted")
