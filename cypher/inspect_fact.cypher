@@ -13,7 +13,7 @@ CALL (f) {
 CALL (f) {
   OPTIONAL MATCH (f)-[:DERIVED_FROM]->(p:MessagePiece)<-[:HAS_PIECE]-(t:Turn)<-[:HAS_TURN]-(s:Session)
   RETURN collect({piece_id: p.id, start: p.start, end: p.end, turn_id: t.source_id, role: t.role,
-                  speaker: t.speaker, turn_text: t.text, session_id: s.source_id,
+                  speaker: t.speaker, turn_text: t.text, session_source_id: s.source_id,
                   session_time: s.started_at}) AS sources
 }
 RETURN properties(f) AS fact, [x IN roles WHERE x.id IS NOT NULL] AS roles,

@@ -185,7 +185,7 @@ def _render_card(card: dict[str, Any]) -> str:
             out.append(f"  {arrow} {c['type']} {c['id']} [{c['status']}] {c['text']}"
                        f" (at {_day(c['at'])}, decided by {c['decided_by']})")
         for src in card["sources"]:
-            out.append(f"  source: session {src['session_id']} ({_day(src['session_time'])}), "
+            out.append(f"  source: session {src['session_source_id']} ({_day(src['session_time'])}), "
                        f"turn {src['turn_id']} ({src['speaker'] or src['role']}):")
             out.append(f"    …{src['before']}>>>{src['span']}<<<{src['after']}…")
     elif card["type"] == "entity":
@@ -197,7 +197,7 @@ def _render_card(card: dict[str, Any]) -> str:
     elif card["type"] in ("turn", "piece"):
         t = card["turn"]
         out.append(f"Turn {t['source_id']} ({t.get('speaker') or t['role']}) in session "
-                   f"{card['session_id']} at {_day(card['session_time'])}; previous "
+                   f"{card['session_source_id']} at {_day(card['session_time'])}; previous "
                    f"{card['prev_turn']}, next {card['next_turn']}")
         if card["type"] == "piece":
             p = card["piece"]

@@ -81,7 +81,7 @@ def test_edges_types_and_superseded_fact_still_cites_its_turn(graph, user_id):
     card = inspect(graph, user_id, denver["id"])
     assert card["fact"]["status"] == "superseded"
     assert card["sources"][0]["span"] == "I live in Denver"
-    assert card["sources"][0]["session_id"] == "s1"
+    assert card["sources"][0]["session_source_id"] == "s1"
     assert any(c["type"] == "SUPERSEDES" and c["direction"] == "in" for c in card["changes"])
 
 
