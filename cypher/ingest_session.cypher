@@ -9,3 +9,6 @@ SET
     s.content_hash = $session.content_hash,
     s.ingested_at = datetime()
 MERGE (u)-[:HAS_SESSION]->(s)
+// The named speakers of the user's chats, kept on the user: a search reads them in one lookup.
+SET u.speakers = coalesce(u.speakers, []) +
+    [x IN $session.speakers WHERE NOT x IN coalesce(u.speakers, [])]

@@ -16,9 +16,17 @@ from .embed import Embedder
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
-from .extract.names import PREDICATE as NAME_PREDICATE
 from .extract.names import addressed_name
-from .models import FactCandidate, MessagePiece, RoleRef, SessionRecord, Transcript, TurnRecord, stable_id
+from .models import (
+    NAME_PREDICATE,
+    FactCandidate,
+    MessagePiece,
+    RoleRef,
+    SessionRecord,
+    Transcript,
+    TurnRecord,
+    stable_id,
+)
 from .relate import RELATABLE_MODALITIES, link_for
 from .segment import extraction_window, pieces_of_turn
 from .store import currency as store_currency
@@ -227,7 +235,8 @@ class Ingestor:
         report.facts = len(facts)
         report.entities = len(entities)
         session_row = {"id": session_id, "source_id": session.source_id, "started_at": t_s,
-                       "turn_count": len(turns), "content_hash": _content_hash(session)}
+                       "turn_count": len(turns), "content_hash": _content_hash(session),
+                       "speakers": list(speakers)}
         return _Plan(session_row, turns, links, pieces, facts, list(entities.values()), roles,
                      relations, report)
 

@@ -13,6 +13,11 @@ from datetime import datetime
 # --- what loaders produce ---------------------------------------------------------------------
 
 
+# The predicate of what a person is called ("my name is Kate", "Hey Kate!"): written by the
+# extractor, read by retrieval to tell speakers apart.
+NAME_PREDICATE = "name"
+
+
 @dataclass
 class TurnRecord:
     """One message as the source gave it."""

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from ..models import FactCandidate
+from ..models import NAME_PREDICATE, FactCandidate
 from .text import Sentence, fact
 
-PREDICATE = "name"
+PREDICATE = NAME_PREDICATE
 _WORD = r"[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
 _NAME = r"(?P<name>" + _WORD + ")"
 # Capitalised words that open these phrases without being names.

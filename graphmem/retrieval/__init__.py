@@ -9,10 +9,10 @@ from typing import Any
 
 from ..db import Graph
 from ..embed import Embedder
+from ..entities import normalise_name
 from ..errors import InputError
-from ..extract.names import PREDICATE as NAME_PREDICATE
 from ..knowledge import cutoff, decisions_known_at, known
-from ..models import Evidence
+from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
@@ -75,7 +75,7 @@ class Retriever:
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
-        q.speaker = named_speaker(query, store.speakers(self.graph, user_id, NAME_PREDICATE))
+        q.speaker = self._named_speaker(user_id, query)
         if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
             if self.embedder is not None:
                 q.embedding = self.embedder.embed_query(query)
@@ -99,6 +99,13 @@ class Retriever:
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
         return SearchResult(evidence[:k], ranking, q, hits, timings)
+
+    def _named_speaker(self, user_id: str, query: str) -> str | None:
+        labels = store.speakers(self.graph, user_id)
+        if len(labels) < 2:  # one speaker (or none) is never told apart
+            return None
+        return named_speaker(query, store.speaker_aliases(
+            self.graph, user_id, {s: normalise_name(s) for s in labels}, NAME_PREDICATE))
 
     def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:

@@ -49,6 +49,14 @@ def cross_user_edges(graph: Graph) -> int:
     return int(graph.read("cross_user_edges")[0]["edges"])
 
 
+# --- migration 0011: speakers kept on the user -----------------------------------------------------
+
+
+def keep_user_speakers(graph: Graph, user_id: str) -> None:
+    """Set the user's `speakers` from the speakers of its turns."""
+    graph.write("migrate_user_speakers", user_id=user_id)
+
+
 # --- migration 0005: re-keying ids -----------------------------------------------------------------
 
 

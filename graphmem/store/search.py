@@ -88,7 +88,15 @@ def user_turns(graph: Graph, user_id: str) -> list[dict[str, Any]]:
     return graph.read("user_turns", user_id=user_id)
 
 
-def speakers(graph: Graph, user_id: str, name_predicate: str) -> dict[str, list[str]]:
-    """The user's named speakers (two-person chats), each with the other names it is called by."""
+def speakers(graph: Graph, user_id: str) -> list[str]:
+    """The named speakers of the user's chats (two-person conversations), as labelled."""
+    found = graph.read("speaker_labels", user_id=user_id)
+    return list(found[0]["speakers"]) if found else []
+
+
+def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
+                    name_predicate: str) -> dict[str, list[str]]:
+    """Each speaker (label → its entity's normalised name) with the other names it is called by."""
     return {r["speaker"]: list(r["aliases"]) for r in graph.read(
-        "user_speakers", user_id=user_id, name_predicate=name_predicate)}
+        "speaker_aliases", user_id=user_id, name_predicate=name_predicate,
+        speakers=[{"label": k, "norm": v} for k, v in speakers.items()])}

@@ -7,7 +7,7 @@ import pytest
 from graphmem.embed import default_embedder
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
-from graphmem.store.search import speakers
+from graphmem.store.search import speaker_aliases, speakers
 from tests.helpers import dt
 
 
@@ -36,7 +36,8 @@ def _memory(graph, user_id, minilm):
 
 def test_aliases_come_from_the_conversation(graph, user_id, minilm):
     _memory(graph, user_id, minilm)
-    found = speakers(graph, user_id, "name")
+    assert sorted(speakers(graph, user_id)) == ["Emi", "Jonas"]  # kept on the user at ingest
+    found = speaker_aliases(graph, user_id, {"Emi": "emi", "Jonas": "jonas"}, "name")
     assert set(found) == {"Emi", "Jonas"}
     assert found["Emi"] == ["Kate"]  # said by herself, and how Jonas greets her
     assert found["Jonas"] == []
@@ -60,3 +61,22 @@ def test_both_speakers_named_prefers_neither(graph, user_id, minilm):
     mem = _memory(graph, user_id, minilm)
     res = mem.search_full(user_id, "Did Kate and Jonas both take a pottery class?", k=5)
     assert res.analysis.speaker is None
+
+
+def test_live_appends_add_their_speakers_once(graph, user_id, minilm):
+    mem = _memory(graph, user_id, minilm)
+    mem.append(user_id, "c2", [TurnRecord("lu", "Hello both, I'm Lu.", speaker="Lu",
+                                          source_id="D2:1"),
+                               TurnRecord("emi", "Welcome, Lu!", speaker="Emi", source_id="D2:2")])
+    assert sorted(speakers(graph, user_id)) == ["Emi", "Jonas", "Lu"]
+
+
+def test_migration_0011_puts_the_speakers_of_stored_turns_on_the_user(graph, user_id, minilm):
+    import importlib
+
+    _memory(graph, user_id, minilm)
+    with graph.session() as s:
+        s.run("MATCH (u:User {id: $u}) REMOVE u.speakers", u=user_id).consume()
+    assert speakers(graph, user_id) == []
+    importlib.import_module("graphmem.schema.0011_user_speakers").migrate(graph)
+    assert sorted(speakers(graph, user_id)) == ["Emi", "Jonas"]
