@@ -8,10 +8,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+
+from tests.httpstub import JSONHandler, LoopbackStub
 
 
 @dataclass
@@ -29,18 +30,17 @@ class StubReply:
     delay_s: float = 0.0  # wait before answering (to exercise client timeouts)
 
 
-class LLMStub:
+class LLMStub(LoopbackStub):
     """POST /v1/chat/completions answers from a queue of scripted replies; GET /v1/models lists one
     model. Every request body is recorded in `requests` (headers in `request_headers`)."""
 
     def __init__(self, model: str = "stub-model"):
+        super().__init__()
         self.model = model
         self.requests: list[dict[str, Any]] = []
         self.request_headers: list[dict[str, str]] = []
         self._replies: deque[StubReply | Callable[[dict[str, Any]], StubReply]] = deque()
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
 
     # --- scripting ------------------------------------------------------------------------------
 
@@ -86,14 +86,7 @@ class LLMStub:
         """All message contents of one recorded request, joined (for asserting on prompts)."""
         return "\n".join(str(m.get("content") or "") for m in self.requests[index]["messages"])
 
-    # --- lifecycle ------------------------------------------------------------------------------
-
-    @property
-    def base_url(self) -> str:
-        if self._server is None:
-            raise RuntimeError("the LLM stub is not running; use it as a context manager")
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+    # --- configuration --------------------------------------------------------------------------
 
     def config(self, **overrides: Any) -> Any:
         """A graphmem LLMConfig pointing at this stub, with tiny backoff waits."""
@@ -104,31 +97,6 @@ class LLMStub:
                                   "backoff_base_s": 0.001, "backoff_max_s": 0.05}
         values.update(overrides)
         return LLMConfig(**values)
-
-    def start(self) -> LLMStub:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        server.daemon_threads = True
-        server.stub = self  # type: ignore[attr-defined]
-        self._server = server
-        self._thread = threading.Thread(target=server.serve_forever, args=(0.02,), name="llm-stub",
-                                        daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    def __enter__(self) -> LLMStub:
-        return self.start()
-
-    def __exit__(self, *_exc: object) -> None:
-        self.stop()
 
     # --- answering (called from the server threads) ---------------------------------------------
 
@@ -166,43 +134,23 @@ class LLMStub:
         }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    @property
-    def stub(self) -> LLMStub:
-        return self.server.stub  # type: ignore[attr-defined]
-
-    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
+class _Handler(JSONHandler):
     def do_GET(self) -> None:
         if self.path.rstrip("/") in ("/v1/models", "/models"):
-            self._send(200, {"object": "list", "data": [
+            self.send_json(200, {"object": "list", "data": [
                 {"id": self.stub.model, "object": "model", "created": 0, "owned_by": "stub"}]})
         else:
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            self.send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
 
     def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
+        raw = self.read_body()
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/chat/completions"):
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
+            self.send_json(404, {"error": {"message": f"no route {self.path}", "type": "not_found"}})
             return
         try:
             body = json.loads(raw or b"{}")
         except ValueError:
-            self._send(400, {"error": {"message": "request body is not JSON",
+            self.send_json(400, {"error": {"message": "request body is not JSON",
                                        "type": "invalid_request_error"}})
             return
         reply = self.stub._next(body, {k.lower(): v for k, v in self.headers.items()})
@@ -212,10 +160,13 @@ class _Handler(BaseHTTPRequestHandler):
             payload = reply.body if reply.body is not None else {"error": {
                 "message": f"stub error {reply.status}", "type": "stub_error",
                 "code": reply.status}}
-            self._send(reply.status, payload, reply.headers)
+            self.send_json(reply.status, payload, reply.headers)
             return
-        self._send(200, self.stub._completion(reply, body, len(self.stub.requests)),
+        self.send_json(200, self.stub._completion(reply, body, len(self.stub.requests)),
                    reply.headers)
+
+
+LLMStub.handler = _Handler
 
 
 @pytest.fixture
