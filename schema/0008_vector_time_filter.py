@@ -15,17 +15,27 @@ from typing import Any
 from graphmem.store.embedding import (
     backfill_piece_times,
     create_vector_indexes,
+    recorded_space,
     server_filters_vectors,
     vector_index_dimensions,
 )
 from graphmem.store.search import forget_vector_index_probe
 
 
+def _width(graph: Any) -> int:
+    """The width the indexes have; if they disagree (or are missing), the recorded vector
+    space's; else migration 4's (384)."""
+    widths = set(vector_index_dimensions(graph).values())
+    if len(widths) == 1:
+        return widths.pop()
+    space = recorded_space(graph)
+    return int(space["dimensions"]) if space and space.get("dimensions") else 384
+
+
 def migrate(graph: Any) -> dict[str, Any]:
     if not server_filters_vectors(graph):
         return {"vector_time_filter": False}
     backfill_piece_times(graph)
-    widths = set(vector_index_dimensions(graph).values())
-    create_vector_indexes(graph, widths.pop() if len(widths) == 1 else 384, user_filter=True)
+    create_vector_indexes(graph, _width(graph), user_filter=True)
     forget_vector_index_probe(graph)
     return {"vector_time_filter": True}

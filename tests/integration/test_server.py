@@ -37,7 +37,7 @@ def start_server(bolt_uri: str, port: int, keys: str | None, *extra: str
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def wait_ready(proc: subprocess.Popen[bytes], base: str, timeout: float = 90) -> float:
+def wait_ready(proc: subprocess.Popen[bytes], base: str, timeout: float = 240) -> float:
     started = time.perf_counter()
     while time.perf_counter() - started < timeout:
         if proc.poll() is not None:
