@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from .entities import normalise_name
@@ -61,6 +61,7 @@ _TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway to
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
     r"was wrong|not true|scratch that)\b", re.IGNORECASE)
+_NEVER = datetime.min.replace(tzinfo=UTC)  # a fact whose session's write time is unknown sorts first
 _RELATIVE = re.compile(r"^([+-])(\d+)$")
 
 
@@ -133,10 +134,18 @@ class SlotFact:
     span_start: int = 0  # where in the turn it was said: orders statements within one turn
     retraction: bool = False  # "Actually, I don't live in Denver": the old fact never held
     tied_to: str | None = None  # the fact of the same sentence this one ends with (TIED_TO)
+    # When memory wrote the fact's session: orders two sessions stamped with the same time (the
+    # one heard later is the later statement), never facts said at different times.
+    heard_at: datetime | None = None
 
     @property
     def effective(self) -> datetime:
         return self.occurred_start or self.mentioned_at
+
+    def said_order(self) -> tuple[datetime, int, int, str]:
+        """Order among facts mentioned at the same time: the session heard first, then the
+        turn, then the place in the turn (the fact id last, for determinism)."""
+        return (self.heard_at or _NEVER, self.turn_idx, self.span_start, self.id)
 
     @property
     def is_quantity(self) -> bool:
@@ -190,8 +199,7 @@ def _number(value: str | None) -> float | None:
 
 def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
-    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, f.turn_idx,
-                                           f.span_start, f.id))
+    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
     out = SlotDecision()
     decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
     # Retractions first: the retracted fact never held, so it leaves the chain entirely.
@@ -247,7 +255,7 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     after them, in a later session, and happened no earlier than the plan was made ("I've been
     to Chicago before", said with the plan, or "I did one two weeks ago" fulfil nothing);
     outcomes are events and stay as they are."""
-    ordered = sorted(facts, key=lambda f: (f.mentioned_at, f.turn_idx, f.span_start, f.id))
+    ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
     for fact in ordered:
         if fact.predicate not in PLAN_PREDICATES:
@@ -304,7 +312,7 @@ def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
                     occurred_start=utc_native(row["occurred_start"]),
                     turn_idx=row["turn_idx"] or 0,
                     span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")),
-                    tied_to=row.get("tied_to"))
+                    tied_to=row.get("tied_to"), heard_at=utc_native(row.get("heard_at")))
 
 
 def is_retraction(text: str) -> bool:

@@ -197,3 +197,16 @@ def test_books_read_side_by_side_do_not_replace_each_other():
         slot_key("user", "reading", "Sapiens", "asserted")
     assert slot_key("user", "reading", "Sapiens", "negated") == \
         slot_key("user", "reading", "Sapiens", "asserted")
+
+
+def test_two_sessions_stamped_alike_are_ordered_by_when_memory_heard_them():
+    from dataclasses import replace
+
+    first = replace(fact("z", "favorite_drink", "mojito", dt(2)), heard_at=dt(3, 1))
+    second = replace(fact("a", "favorite_drink", "margarita", dt(2)), heard_at=dt(3, 2))
+    for facts in itertools.permutations([first, second]):
+        d = by_id(decide_slot(list(facts)))
+        assert d["a"].status == "active" and d["z"].status == "superseded"
+    # a later statement always wins over one heard later but said earlier
+    earlier = replace(fact("e", "favorite_drink", "gin", dt(1)), heard_at=dt(5))
+    assert by_id(decide_slot([first, earlier]))["z"].status == "active"
