@@ -156,6 +156,11 @@ class OnnxEmbedder:
                 options.log_severity_level = 3
                 if self.threads:
                     options.intra_op_num_threads = self.threads
+                # Threads that wait sleep instead of spinning: the CPU is shared with Neo4j (and
+                # with other requests), and spinning threads burned about a third more CPU for
+                # the same texts without finishing sooner (docs/benchmarks.md).
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                options.add_session_config_entry("session.inter_op.allow_spinning", "0")
                 self._session = ort.InferenceSession(str(folder / "model.onnx"), options,
                                                      providers=["CPUExecutionProvider"])
                 self._tokenizer = tokenizer
