@@ -54,21 +54,33 @@ def dataset_users(lme: str, lme_limit: int, locomo: str) -> Iterator[tuple[str, 
 class NoVectors:
     """The embedder of an ingest that embeds nothing (every `embed_*` option off)."""
 
+    name = "none"
     dimensions = 384
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if texts:
             raise RuntimeError("the audit ingest embeds nothing")
         return []
+
+    def embed_query(self, text: str) -> list[float]:
+        raise RuntimeError("the audit ingest embeds nothing")
+
+    def embed_queries(self, texts: list[str]) -> list[list[float]]:
+        return self.embed_documents(texts)
+
+
+def audit_ingestor(graph: Graph) -> Ingestor:
+    """The offline extractor and the currency rules as in any ingest, with nothing embedded."""
+    options = IngestOptions(embed_turn_roles=(), embed_facts=False, embed_entities=False)
+    return Ingestor(graph, OfflineExtractor(), NoVectors(), options)
 
 
 def ingest(lme: str, lme_limit: int, locomo: str,
            only: str | None = None) -> dict[str, Any]:
     """Store the audited users (sessions already stored are skipped)."""
-    options = IngestOptions(embed_turn_roles=(), embed_facts=False, embed_entities=False)
     out: dict[str, Any] = {}
     with Graph.connect() as graph:
-        ingestor = Ingestor(graph, OfflineExtractor(), NoVectors(), options)
+        ingestor = audit_ingestor(graph)
         for dataset, path, limit in (("longmemeval", lme, lme_limit), ("locomo", locomo, None)):
             if only and dataset != only:
                 continue
