@@ -158,4 +158,5 @@ def import_user(graph: Any, path: Path) -> dict[str, Any]:
                          f"`graphmem forget --user {user_id}` first, or import elsewhere; "
                          "nothing was imported")
     counts = store.restore(graph, user_id, nodes, edges)
+    admin.keep_user_speakers(graph, user_id, only_missing=True)  # an export older than 0011
     return {"user_id": user_id, "nodes": len(nodes), **counts, "checksum": digest}

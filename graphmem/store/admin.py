@@ -52,9 +52,9 @@ def cross_user_edges(graph: Graph) -> int:
 # --- migration 0011: speakers kept on the user -----------------------------------------------------
 
 
-def keep_user_speakers(graph: Graph, user_id: str) -> None:
-    """Set the user's `speakers` from the speakers of its turns."""
-    graph.write("migrate_user_speakers", user_id=user_id)
+def keep_user_speakers(graph: Graph, user_id: str, *, only_missing: bool = False) -> None:
+    """Set the user's `speakers` from the speakers of its turns (`only_missing`: if it has none)."""
+    graph.write("migrate_user_speakers", user_id=user_id, only_missing=only_missing)
 
 
 # --- migration 0005: re-keying ids -----------------------------------------------------------------
