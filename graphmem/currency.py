@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .entities import normalise_name
+from .models import FAMILY_COUNTS
 from .store import currency as store
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
@@ -48,7 +49,7 @@ TIED_TO = {"occupation": "works_at", "studies": "studies_at", "major": "studies_
 _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
 _PLAN_STOP = frozenset("""january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday spring summer fall
-autumn winter christmas thanksgiving easter i the a an my our""".split())
+autumn winter christmas thanksgiving easter i the a an my our there here""".split())
 _NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
 its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
@@ -56,6 +57,7 @@ _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
 _NOT_HEAD = _NOT_MODIFIER | frozenset("""next last this soon tomorrow tonight today later week
 weeks weekend month months year years day days time again too also""".split())
 # Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
+_PURPOSE = re.compile(r"\s+for\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 _TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway tour journey".split())
 
 _RETRACTION = re.compile(
@@ -69,7 +71,9 @@ def plan_key(value: str | None) -> str | None:
     """What a plan or its outcome is about: its last proper name ("visit Japan in October" →
     japan) with the noun it modifies ("the Berlin half marathon" → berlin marathon, but "the
     Lisbon trip" → lisbon), else its last plain word ("repaint the kitchen")."""
-    words = [w.rstrip(".") for w in _PLAN_WORD.findall(value or "")]
+    # What a plan is for is not what it is: "a water bottle for my trip" is about the bottle.
+    value = _PURPOSE.split(value or "", maxsplit=1)[0]
+    words = [w.rstrip(".") for w in _PLAN_WORD.findall(value)]
     if not words:
         return None
     names: list[list[int]] = []
@@ -99,6 +103,8 @@ def plan_key(value: str | None) -> str | None:
     # plans, so the word before it stays part of the key unless it is a function word.
     head = plain[-1]
     before = words[head - 1].lower() if head > 0 else ""
+    if (not before or before in _NOT_MODIFIER) and words[head].lower() in _TRAVEL_HEADS:
+        return None  # "my trip", "a trip there": no place, no kind, so not one trip
     key = words[head] if not before or before in _NOT_MODIFIER else f"{before} {words[head]}"
     return normalise_name(key)
 
@@ -232,6 +238,11 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
                 and not fact.is_quantity and fact.predicate not in STANCE
                 and normalise_name(fact.value) != normalise_name(head.value or "")):
             continue  # "I left Acme" says nothing about the current value "Boeing"
+        if (fact.is_quantity and fact.predicate.startswith("count:")
+                and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
+                and d.quantity is not None and decisions[head.id].quantity is not None
+                and d.quantity < decisions[head.id].quantity):
+            continue  # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
         same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
         if same_state:

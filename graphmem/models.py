@@ -16,6 +16,9 @@ from datetime import datetime
 # The predicate of what a person is called ("my name is Kate", "Hey Kate!"): written by the
 # extractor, read by retrieval to tell speakers apart.
 NAME_PREDICATE = "name"
+# Counts of people in a family ("count:child"): every other "count:" predicate tallies deeds
+# ("completed 4 courses"), which only grow; a lower tally later counts something else.
+FAMILY_COUNTS = frozenset({"count:child", "count:son", "count:daughter", "count:grandchild"})
 
 
 @dataclass

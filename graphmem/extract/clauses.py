@@ -90,6 +90,8 @@ def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
     time = s.time_for(m.start(), os, s.clause_end(os))
     if time and time[0] < m.start() and family == "live":
         time = None
+    if pred == "lives_in" and P.CHILDHOOD.search(text, *_sentence_around(text, m.start(), end)):
+        pred, kind = "lived_in", "event"  # a home of long ago, not the current one
     used_to = bool(P.USED_TO.search(aux))
     sentences = {
         "lives_in": f"User lives in {value}.", "lived_in": f"User lived in {value}.",
@@ -110,6 +112,13 @@ def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
     f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
              roles=roles, time=time if time and (time[0] >= end or time[1] <= os) else None)
     return [f] if f else []
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence holding text[start:end] (between . ! ? or the text's ends)."""
+    before = max(text.rfind(c, 0, start) for c in ".!?")
+    after = [i for i in (text.find(c, end) for c in ".!?") if i >= 0]
+    return before + 1, min(after) if after else len(text)
 
 
 def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
@@ -252,6 +261,9 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
     perfect = bool(P.PERFECT_AUX.search(aux))
     if perfect and P.COUNT_START.match(value):
         return []  # "I've visited 12 countries": the count rule has it
+    if (perfect or verb.endswith("been to")) and pred in L.EXPERIENCE_PREDICATES \
+            and modality == "asserted" and P.EXPERIENCE.search(s.text, oe, s.clause_end(oe)):
+        pred = "been_to"  # "I've been to Chicago before": an experience, no plan's outcome
     if modality == "negated":
         base = "been to" if verb.endswith("been to") else L.EVENT_BASE.get(pred, verb)
         lead = "has not" if perfect or base == "been to" else "did not"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..models import FactCandidate, RoleRef
+from ..models import FAMILY_COUNTS, FactCandidate, RoleRef
 from . import lexicon as L
 from . import patterns as P
 from .text import Sentence, fact, number, singular, slug, type_of, user_role
@@ -37,6 +37,7 @@ LOST = re.compile(
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
            "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}
+assert {f"count:{v}" for v in _FAMILY.values()} == FAMILY_COUNTS
 
 
 def count_slot(noun: str, verb: str = "") -> str | None:

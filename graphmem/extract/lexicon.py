@@ -134,8 +134,10 @@ TOOK_OBJECTS = frozenset("class classes course courses lesson lessons trip trips
 FOOD = frozenset("pizza sushi pasta burgers burger tacos taco ramen curry chocolate coffee tea "
                   "wine beer cheese ice cream spicy food salad steak noodles dumplings pho "
                   "bbq barbecue seafood fish chicken bread cake cookies donuts".split())
-PLACE_PREDICATES = frozenset(("went_to", "visited", "traveled_to", "returned_from", "stayed_at",
-                               "ate_at", "lived_in", "left"))
+# Visits said as experiences ("I've been to Rome twice") are stored as `been_to`.
+EXPERIENCE_PREDICATES = frozenset(("went_to", "visited", "traveled_to"))
+PLACE_PREDICATES = frozenset(("been_to", "went_to", "visited", "traveled_to", "returned_from",
+                               "stayed_at", "ate_at", "lived_in", "left"))
 ORG_PREDICATES = frozenset(("joined", "volunteered_at", "graduated_from", "signed_up_for"))
 EVENT_BASE = {
     "went_to": "go to", "went_on": "go on", "visited": "visit", "attended": "attend",

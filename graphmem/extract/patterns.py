@@ -259,3 +259,12 @@ BIRTHDAY = re.compile(
     r"\d{1,2}(?:st|nd|rd|th)?|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+of\s+(?:" + _MONTHS + r"))\b",
     re.IGNORECASE)
 COUNT_START = re.compile(r"(?:\d+|" + _NUMW + r"|a\s+dozen|a\s+couple\s+of)\s", re.IGNORECASE)
+
+# A life stage long past: a home then is a former home ("we moved to Lyon when I was 3").
+CHILDHOOD = re.compile(
+    r"\b(?:when I was (?:\d+|a (?:kid|child|baby|toddler|teenager)|little|young|small)|"
+    r"as a (?:kid|child|baby|toddler|teenager)|growing up|in my childhood)\b", re.IGNORECASE)
+# An experience, not an occasion: "I've been to Chicago before", "I've visited Rome twice".
+EXPERIENCE = re.compile(
+    r"\b(?:before|ever|once|twice|\d+ times|a (?:few|couple of) times|several times|"
+    r"many times)\b", re.IGNORECASE)

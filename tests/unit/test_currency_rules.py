@@ -210,3 +210,22 @@ def test_two_sessions_stamped_alike_are_ordered_by_when_memory_heard_them():
     # a later statement always wins over one heard later but said earlier
     earlier = replace(fact("e", "favorite_drink", "gin", dt(1)), heard_at=dt(5))
     assert by_id(decide_slot([first, earlier]))["z"].status == "active"
+
+
+def test_a_lower_tally_of_deeds_counts_something_else():
+    a = fact("a", "count:course", "3", dt(2))
+    b = fact("b", "count:course", "2", dt(4))  # "two courses on another site"
+    d = decide_slot([a, b])
+    assert by_id(d)["a"].status == by_id(d)["b"].status == "active" and d.links == []
+    up = fact("c", "count:course", "5", dt(6))
+    assert by_id(decide_slot([a, b, up]))["a"].status == "superseded"
+    # what is owned or who is in a family can also shrink
+    assert by_id(decide_slot([fact("x", "owns_count:goat", "3", dt(2)),
+                              fact("y", "owns_count:goat", "2", dt(4))]))["x"].status == \
+        "superseded"
+
+
+def test_what_a_plan_is_for_and_a_bare_trip_key_nothing_shared():
+    assert plan_key("buying a new tent for their trip") == "new tent"
+    assert plan_key("a trip to Oslo for my birthday") == "oslo"
+    assert plan_key("a trip there") is None and plan_key("my trip") is None
