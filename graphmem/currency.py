@@ -56,8 +56,9 @@ _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
 # Words after a name that say when, not what ("a trip to Lisbon next spring").
 _NOT_HEAD = _NOT_MODIFIER | frozenset("""next last this soon tomorrow tonight today later week
 weeks weekend month months year years day days time again too also""".split())
-# Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
+# What a plan is for, not what it is: "a water bottle for my trip".
 _PURPOSE = re.compile(r"\s+for\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
+# Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
 _TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway tour journey".split())
 
 _RETRACTION = re.compile(

@@ -14,7 +14,8 @@ _CLAUSE = re.compile(r"[;:,]\s+|\s+[-–—]\s+")
 MAX_PIECE_CHARS = 400
 
 
-def _sentence_spans(text: str) -> list[tuple[int, int]]:
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, abbreviations ("Dr.", "D.C.") not ending one."""
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BOUNDARY.finditer(text):
@@ -56,7 +57,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 def segment(text: str) -> list[tuple[int, int]]:
     """Offsets (start, end) of the pieces of `text`; text[start:end] is each piece verbatim."""
     spans = []
-    for s, e in _sentence_spans(text):
+    for s, e in sentence_spans(text):
         s, e = _trim(text, s, e)
         if e <= s:
             continue
@@ -72,7 +73,7 @@ def extraction_window(text: str, limit: int) -> int:
     the last space, so that no piece (and no fact) is built from a word cut in two."""
     if len(text) <= limit:
         return len(text)
-    ends = [e for _s, e in _sentence_spans(text[: limit + 1]) if e <= limit]
+    ends = [e for _s, e in sentence_spans(text[: limit + 1]) if e <= limit]
     best = max((e for e in ends[:-1] if e > limit // 2), default=0)  # the last span is cut
     if best:
         return best

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..models import FactCandidate, RoleRef
+from ..segment import sentence_spans
 from . import lexicon as L
 from . import patterns as P
 from .text import (
@@ -115,10 +116,11 @@ def place(s: Sentence, m: re.Match[str], verb: str, pred: str,
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of the sentence holding text[start:end] (between . ! ? or the text's ends)."""
-    before = max(text.rfind(c, 0, start) for c in ".!?")
-    after = [i for i in (text.find(c, end) for c in ".!?") if i >= 0]
-    return before + 1, min(after) if after else len(text)
+    """The bounds of the sentence holding text[start:end]."""
+    spans = sentence_spans(text)
+    first = next((a for a, b in spans if a <= start < max(b, a + 1)), 0)
+    last = next((b for a, b in spans if a < end <= b), len(text))
+    return first, last
 
 
 def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
