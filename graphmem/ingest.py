@@ -12,7 +12,7 @@ from typing import Any
 
 from .currency import Link, is_retraction, maintain_currency, slot_key
 from .db import Graph
-from .embed import Embedder
+from .embed import Embedder, window_ends
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
@@ -45,11 +45,11 @@ class IngestOptions:
     embed_turn_roles: tuple[str, ...] = ("user",)  # which turns get a vector
     embed_facts: bool = True
     embed_pieces: bool = False  # every piece of every turn (1.6 M on the dev file: too slow)
-    # The pieces of the embedded turns longer than the embedder's window also get a vector, so
-    # such a turn is scored by its best part, not by its opening only (the dense tunnel takes the
-    # max over the turn and its pieces).
+    # An embedded turn longer than the embedder's window also gets vectors for its pieces past
+    # that window, so it is scored by its best part, not by its opening only (the dense tunnel
+    # takes the max over the turn and its pieces); the turn's own vector covers the rest.
     embed_long_turn_pieces: bool = True
-    long_turn_chars: int = 512  # about MiniLM's 128 word pieces of English text
+    long_turn_chars: int = 512  # the window of an embedder that cannot say its own (no tokenizer)
     embed_entities: bool = True  # entity names: needed to resolve "NYC" to "New York City"
     entity_merge_cosine: float = 0.88  # a new name this close to a known entity is an alias
     currency: bool = True  # maintain SUPERSEDES / UPDATES / CONTRADICTS at write time
@@ -58,7 +58,7 @@ class IngestOptions:
     relation_judge: Any = None
     relation_min_cosine: float = 0.6  # a candidate "by similarity" is at least this close
     relation_per_way: int = 4  # candidates taken by slot, by entity and by similarity, each
-    batch_sessions: int = 32  # sessions planned and embedded together, then written one by one
+    batch_sessions: int = 256  # sessions planned and embedded together, then written one by one
     verbose: bool = False
 
 
@@ -300,8 +300,12 @@ class Ingestor:
             if opts.embed_pieces:
                 targets += [(p, p["text"]) for p in plan.pieces]
             elif opts.embed_long_turn_pieces:
-                long = {t["id"] for t in turns if len(t["text"]) > opts.long_turn_chars}
-                targets += [(p, p["text"]) for p in plan.pieces if p["turn_id"] in long]
+                ends = window_ends(self.embedder, [t["text"] for t in turns],
+                                   opts.long_turn_chars)
+                read = {t["id"]: end for t, end in zip(turns, ends, strict=True)
+                        if end < len(t["text"])}
+                targets += [(p, p["text"]) for p in plan.pieces
+                            if p["turn_id"] in read and p["end"] > read[p["turn_id"]]]
             if opts.embed_entities:
                 targets += [(e, e["name"]) for e in plan.entities]
         vectors = self.embedder.embed_documents([text for _, text in targets])

@@ -25,6 +25,16 @@ class Embedder(Protocol):
     def embed_queries(self, texts: list[str]) -> list[list[float]]: ...
 
 
+def window_ends(embedder: Embedder, texts: list[str], fallback_chars: int) -> list[int]:
+    """For each document, the character offset where the embedder stops reading it (its length
+    when the whole text fits). Embedders with a local tokenizer say it exactly (`window_ends`);
+    for the others a text is taken to be read up to `fallback_chars`."""
+    exact = getattr(embedder, "window_ends", None)
+    if exact is not None:
+        return exact(texts)
+    return [min(len(t), fallback_chars) for t in texts]
+
+
 @dataclass(frozen=True)
 class EmbedderChoice:
     key: str  # the value of GRAPHMEM_EMBEDDER / `reembed --to`

@@ -42,6 +42,18 @@ class MiniLMEmbedder:
     def embed_queries(self, texts: list[str]) -> list[list[float]]:
         return self.embed_documents(texts)
 
+    def window_ends(self, texts: list[str]) -> list[int]:
+        """Where the model stops reading each text: the end of its last word piece kept."""
+        if not texts:
+            return []
+        enc = self._load().tokenizer(texts, truncation=True, max_length=self.max_seq_length,
+                                     return_offsets_mapping=True, add_special_tokens=True)
+        ends = []
+        for text, offsets in zip(texts, enc["offset_mapping"], strict=True):
+            end = max((e for _s, e in offsets), default=0)  # special tokens map to (0, 0)
+            ends.append(len(text) if end >= len(text.rstrip()) else end)
+        return ends
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []

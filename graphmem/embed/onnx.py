@@ -179,6 +179,18 @@ class OnnxEmbedder:
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self._embed([self.model.document_prefix + t for t in texts])
 
+    def window_ends(self, texts: list[str]) -> list[int]:
+        """Where the model stops reading each document: the end of its last word piece kept."""
+        _session, tokenizer = self._load()
+        skip = len(self.model.document_prefix)
+        ends = []
+        for text, enc in zip(texts, tokenizer.encode_batch(
+                [self.model.document_prefix + t for t in texts]), strict=True):
+            kept = [e for e, special in zip(enc.offsets, enc.special_tokens_mask, strict=True)
+                    if not special]
+            ends.append(min(len(text), max(0, kept[-1][1] - skip)) if kept else 0)
+        return [len(t) if e >= len(t.rstrip()) else e for t, e in zip(texts, ends, strict=True)]
+
     def _embed(self, texts: list[str]) -> list[list[float]]:
         if not texts:
             return []

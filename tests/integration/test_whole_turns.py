@@ -74,8 +74,10 @@ def test_the_turn_whose_answer_is_its_last_sentence_ranks_first(graph, user_id, 
     with graph.session(read_only=True) as s:
         pieces = s.run("MATCH (p:MessagePiece {user_id: $u}) WHERE p.embedding IS NOT NULL "
                        "RETURN p.text AS text, p.mentioned_at AS at", u=user_id).data()
-    assert LAST in {p["text"] for p in pieces}  # only the long turn's pieces carry vectors
+    assert LAST in {p["text"] for p in pieces}  # only the long turn's pieces carry vectors,
     assert all(p["text"] in LONG and p["at"] is not None for p in pieces)
+    read = minilm.window_ends([LONG])[0]  # and only those past what its own vector reads
+    assert read < len(LONG) and all(LONG.index(p["text"]) + len(p["text"]) > read for p in pieces)
 
 
 def test_without_piece_vectors_the_opening_alone_hides_it(graph, user_id, minilm):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from graphmem.compose import embedder
-from graphmem.embed import EMBEDDERS, configured_key
+from graphmem.embed import EMBEDDERS, configured_key, window_ends
 from graphmem.embed.openai import EmbeddingEndpointError, OpenAIEmbedder
 from graphmem.errors import ConfigError
 from tests.embedstub import EmbeddingStub, stub_vector
@@ -59,6 +59,36 @@ def test_onnx_batches_give_the_vectors_of_single_texts(onnx_embedder):
     # the int8 export quantises activations per batch, so batch mates move a vector slightly
     assert all(_cos(a, b) > 0.99 for a, b in zip(together, alone, strict=True))
 
+
+
+def test_onnx_window_ends_where_the_model_stops_reading(onnx_embedder):
+    short = "I moved to Seattle last weekend."
+    long = " ".join(f"sentence number {i} is about the kitchen renovation." for i in range(80))
+    ends = onnx_embedder.window_ends([short, long, ""])
+    assert ends[0] == len(short) and ends[2] == 0
+    assert 0 < ends[1] < len(long) and not long[ends[1] - 1].isspace()  # a word piece's end
+    # what it reads fills the window (prefix and special tokens included), one more word does not
+    tok = onnx_embedder.tokenizer
+    prefix = onnx_embedder.model.document_prefix
+    read = tok.encode(prefix + long[:ends[1]]).ids
+    assert len(read) == onnx_embedder.max_length
+    assert tok.encode(prefix + long).ids == read  # truncated to exactly that text
+
+
+
+def test_minilm_window_ends_where_it_truncates():
+    minilm = embedder("minilm")
+    long = " ".join(f"sentence number {i} is about the garden." for i in range(60))
+    short, = minilm.window_ends(["a short line"])
+    end, = minilm.window_ends([long])
+    assert short == len("a short line") and 0 < end < len(long)
+    ids = minilm._load().tokenizer(long[:end])["input_ids"]  # what it reads fills its window
+    assert len(ids) == minilm.max_seq_length
+
+def test_window_ends_falls_back_to_a_character_budget():
+    class NoTokenizer:
+        name, dimensions = "stub", 4
+    assert window_ends(NoTokenizer(), ["abc", "x" * 900], 512) == [3, 512]
 
 def test_openai_endpoint_over_http():
     with EmbeddingStub(dimensions=48) as stub:
