@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase
@@ -15,6 +16,8 @@ from . import localneo4j
 from .config import Settings
 from .errors import Neo4jUnavailable, UnknownUser
 
+T = TypeVar("T")
+
 
 class Graph:
     """A driver plus database name; runs the named queries of `cypher/` with parameters only."""
@@ -23,6 +26,7 @@ class Graph:
         self.driver = driver
         self.uri = uri
         self.database = database
+        self._reading = threading.local()  # the read transaction `in_one_read` opened, if any
 
     @classmethod
     def connect(
@@ -102,8 +106,28 @@ class Graph:
         """Run the named query in a read transaction (the server refuses writes). Callers are the
         typed functions of `graphmem.store`."""
         text = query(query_name)
+        tx = getattr(self._reading, "tx", None)
+        if tx is not None:
+            return [r.data() for r in tx.run(text, params)]
         with self.session(read_only=True) as s:
             return s.execute_read(lambda tx: [r.data() for r in tx.run(text, params)])
+
+    def in_one_read(self, work: Callable[[], T]) -> T:
+        """Run `work` with every `read` it makes (on this thread) inside one read transaction:
+        one session and one commit instead of one per query. The driver retries the whole of
+        `work` on a transient error, as it would one query."""
+        if getattr(self._reading, "tx", None) is not None:
+            return work()
+
+        def unit(tx: Any) -> T:
+            self._reading.tx = tx
+            try:
+                return work()
+            finally:
+                self._reading.tx = None
+
+        with self.session(read_only=True) as s:
+            return s.execute_read(unit)
 
     def write(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         text = query(query_name)

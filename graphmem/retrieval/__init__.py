@@ -61,6 +61,12 @@ class Retriever:
         if not isinstance(query, str) or not query.strip():
             raise InputError("the query is empty")
         query = query[:MAX_QUERY_CHARS]
+        # Every query of one search runs in one read transaction (one session, one commit).
+        return self.graph.in_one_read(lambda: self._search(
+            user_id, query, question_date=question_date, as_of=as_of, k=k, cfg=cfg))
+
+    def _search(self, user_id: str, query: str, *, question_date: datetime | None,
+                as_of: datetime | None, k: int, cfg: RetrievalConfig) -> SearchResult:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         q = analyse(query, question_date)
