@@ -33,7 +33,7 @@ QUANTITY_PREFIXES = ("owns_count:", "count:")
 STANCE = {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-", "consumes": "+"}
 # Things held side by side: each value is its own slot, ended only by its own negation. People
 # read several books at once ("graphic novels" and a non-fiction book, in the edge audit).
-VALUE_KEYED = frozenset({"uses", "owns", "reading"})
+VALUE_KEYED = frozenset({"uses", "owns", "reading", "allergic_to"})
 VALUE_KEYED_PREFIXES = ("owns:",)
 COMPETING_MODALITIES = frozenset({"asserted", "negated"})
 # A plan is closed by a later outcome about the same thing: done ("got back from Japan") or

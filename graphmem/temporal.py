@@ -77,6 +77,9 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?", _WEEKDAY_CUES),
         # "three days ago", "a while back", "recently"
         (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while)\s+(?:ago|back)\b", ("ago", "back")),
+        # "in two weeks", "three days from now"
+        (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?"
+         rf"|\b{_NUM}\s+{_UNIT}\s+from\s+now\b", ("in", "from")),
         (r"\b(?:the\s+other\s+day|recently|lately|not\s+(?:too\s+|so\s+)?long\s+ago)\b",
          ("day", "recently", "lately", "ago")),
         # calendar dates written out
@@ -282,6 +285,25 @@ def _r_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     return start, _shift(start, 1, unit), "instant"
 
 
+def _r_ahead(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    """in N days|weeks|months|years (from now): the day, week, month or year that far ahead."""
+    n, unit = _count(g["n"] or g["n2"]), g["u"] or g["u2"]
+    if isinstance(n, str):
+        return c.anchor, _shift(c.anchor, _VAGUE_COUNTS[n], unit), "range"
+    if n <= 0:
+        return None
+    if unit == "day":
+        return c.day(c.today + timedelta(days=n))
+    if unit == "week":
+        return c.week(c.monday + timedelta(weeks=n))
+    if unit == "month":
+        return c.month(*_add_months(c.today.year, c.today.month, n))
+    if unit == "year":
+        return c.year(c.today.year + n)
+    start = _shift(c.anchor, n, unit)
+    return start, _shift(start, 1, unit), "instant"
+
+
 def _r_window(c: _Ctx, g: dict[str, Any]) -> _Range:
     """the past/last (N) days|weeks|…: [mention − N units, mention)."""
     n: int | str = _count(g["n"]) if g["n"] else ("few" if g["u"].endswith("s") else 1)
@@ -386,6 +408,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
          r"(?P<s>spring|summer|fall|autumn|winter)(?: (?:of )?(?P<y>\d{4}))?", _r_season),
     )
 ]
+_AHEAD = re.compile(rf"(?:in (?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s?"
+                    rf"(?: from now)?|(?P<n2>{_NUM_N}) (?P<u2>day|week|month|year)s? from now)")
 _LEAD = re.compile(r"^(?:(?:back|around|about|roughly|approximately|sometime|just) )?"
                    r"(?:(?:in|on|during|over|for|within|at) )?")
 _CALENDARISH = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:19|20)\d\d\b|\d+[/.-]\d+")
@@ -427,11 +451,15 @@ def resolve_time_expression(expr: str, anchor: datetime, *,
     Anything not understood comes back with resolved=False and no start/end: nothing is guessed.
     """
     s = " ".join(expr.lower().replace("’", "'").split()).strip(" .,;:!?")
+    ahead = _AHEAD.fullmatch(s)  # before _LEAD drops the "in" that makes it a time ahead
     s = _LEAD.sub("", s, count=1)
     c = _Ctx(anchor, prefer)
     rng: _Range | None = None
     try:
-        for pattern, rule in _RULES:
+        for pattern, rule in ([(_AHEAD, _r_ahead)] if ahead else _RULES):
+            if ahead:
+                rng = rule(c, ahead.groupdict())
+                break
             m = pattern.fullmatch(s)
             if m:
                 rng = rule(c, m.groupdict())

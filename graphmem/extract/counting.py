@@ -19,6 +19,7 @@ _SUBJ = r"\b(?P<subj>I|we)(?:" + AP + r"(?:ve|d|m|re))?(?:\s+(?:just|finally|rec
 _NOUN = r"(?P<noun>guinea\s+pigs?|half\s+marathons?|[a-z][a-z-]*)"
 ORDINAL_GOT = re.compile(
     _SUBJ + r"\s+(?P<verb>got|bought|adopted|had|welcomed|added|picked\s+up|brought\s+home|"
+    r"ended\s+up\s+(?:buying|getting|adopting)|went\s+ahead\s+and\s+(?:bought|got)|"
     r"rescued|took\s+in|finished|completed|ran|run|did|climbed)\s+(?:a|an|my|our|the)\s+"
     r"(?P<ord>" + _ORD + r")\s+" + _NOUN + r"\b", re.IGNORECASE)
 UP_DOWN = re.compile(
@@ -28,11 +29,21 @@ FEWER = re.compile(
     _SUBJ + r"\s+(?:now\s+)?(?:have|own|got)\s+(?P<num>" + _NUM + r"|a\s+few)\s+(?P<dir>fewer|less|"
     r"more)\s+" + _NOUN + r"\b", re.IGNORECASE)
 GAINED = re.compile(
-    _SUBJ + r"\s+(?:got|bought|adopted|added|picked\s+up|brought\s+home|rescued|took\s+in)\s+"
+    _SUBJ + r"\s+(?:got|bought|adopted|added|picked\s+up|brought\s+home|rescued|took\s+in|"
+    r"ended\s+up\s+(?:buying|getting|adopting))\s+"
     r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
 LOST = re.compile(
     _SUBJ + r"\s+(?:sold|gave\s+away|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
     r"(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN + r"\b",
+    re.IGNORECASE)
+# "It's three cats now", "that makes four bikes now": the count as it stands.
+NOW_COUNT = re.compile(
+    r"\b(?:it|that|this)(?:" + AP + r"s|\s+is|\s+makes)\s+(?:(?:just|only)\s+)?(?P<num>" + _NUM +
+    r")\s+" + _NOUN + r"\s+now\b", re.IGNORECASE)
+# "One of our hens died", "two of my fish passed away": that many fewer.
+DIED = re.compile(
+    r"\b(?P<num>" + _NUM + r")\s+of\s+(?:my|our|the)\s+" + _NOUN + r"\s+(?:has\s+|have\s+)?"
+    r"(?:just\s+|sadly\s+)?(?:died|passed\s+away|passed|ran\s+away|went\s+missing|got\s+out)\b",
     re.IGNORECASE)
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
@@ -103,6 +114,18 @@ def counts(s: Sentence) -> list[FactCandidate]:
         pred = count_slot(noun)
         if pred and n is not None and (m.group("of") or noun in L.PETS) and \
                 not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, f"-{n}",
+                                   f"User has {n} {m.group('noun')} fewer."))
+    for m in NOW_COUNT.finditer(text):
+        n = number(m.group("num"))
+        pred = count_slot(m.group("noun"))
+        if pred and n is not None and n >= 1 and not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, str(n), f"User has {n} {m.group('noun')} now."))
+    for m in DIED.finditer(text):
+        n = number(m.group("num"))
+        noun = singular(m.group("noun"))
+        pred = count_slot(noun)
+        if pred and n and noun in L.PETS and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, f"-{n}",
                                    f"User has {n} {m.group('noun')} fewer."))
     return [f for f in out if f]

@@ -14,7 +14,9 @@ _DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 FREQUENCY = re.compile(
     r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|"
     r"weekend|month|year|" + _DAYS + r")s?\b|\bon\s+(?:the\s+)?(?:weekends|" + _DAYS + r"s)\b|"
-    r"\b(?:daily|nightly|weekly|monthly|most\s+days|every\s+so\s+often)\b|"
+    r"\b(?:daily|nightly|weekly|monthly|every\s+so\s+often|all\s+day(?:\s+long)?)\b|"
+    r"\b(?:most|many)\s+(?:days|nights|mornings|afternoons|evenings|weeks|weekends|" + _DAYS +
+    r"s)\b|"
     r"\b(?:once|twice|\w+\s+times)\s+(?:a|an|per)\s+(?:day|week|month|year)\b|"
     r"\b(?:a|per)\s+(?:day|week|night)\b", re.IGNORECASE)
 _ADVERBS = (r"(?:\s+(?:usually|always|often|normally|typically|generally|still|now|also|"
@@ -27,6 +29,15 @@ NO_MORE = re.compile(
     r"\b(?P<subj>I|we)\s+(?:(?:don" + AP + r"t|do\s+not|no\s+longer|never)\s+)(?:really\s+|"
     r"even\s+)?(?P<verb>" + _VERB_ALT + r")\b|\b(?P<subj2>I|we)(?:" + AP + r"m|" + AP +
     r"re|\s+am|\s+are)\s+(?:not|no\s+longer)\s+(?P<gerund>[a-z]+ing)\b", re.IGNORECASE)
+# "I haven't done parkrun in ages", "we haven't played tennis in months": a habit that lapsed.
+LAPSED = re.compile(
+    r"\b(?P<subj>I|we)\s*(?:haven" + AP + r"t|have\s+not|" + AP + r"ve\s+not)\s+(?:really\s+|"
+    r"actually\s+)?(?P<verb>done|played|gone|had|eaten|drunk|drank|practi[cs]ed|touched|used)\s+"
+    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:in|for)\s+(?:ages|forever|years|months|"
+    r"weeks|a\s+(?:long\s+)?while|a\s+long\s+time)\b", re.IGNORECASE)
+_LAPSED_VERB = {"done": "do", "played": "play", "gone": "go", "had": "eat", "eaten": "eat",
+                "drunk": "drink", "drank": "drink", "practiced": "practice",
+                "practised": "practice", "touched": "do", "used": "use"}
 CHANGE_CUE = re.compile(r"\b(?:anymore|any\s+more|no\s+longer|these\s+days|nowadays)\b", re.I)
 AGAIN = re.compile(
     r"\b(?P<subj>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+(?:back\s+to\s+)?"
@@ -37,7 +48,7 @@ AGAIN = re.compile(
     r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
 _CUT = frozenset("using with for at in from on to into during every each since by as and or "
                  "over when because after before once while this last these every so "
-                 "again anymore now".split())
+                 "again anymore now most many pretty really quite way all".split())
 
 
 def gerund(verb: str) -> str:
@@ -176,12 +187,27 @@ def no_more(s: Sentence) -> list[FactCandidate]:
         if not cue:
             continue
         word = m.group("verb") or m.group("gerund")
+        if word.lower() == "going" and re.match(r"\s+to\b", text[m.end("gerund"):]):
+            continue  # "we're not going to Rome anymore": a plan called off (shapes.plans)
         head = m.end("verb") if m.group("verb") else m.end("gerund")
         oe = bounded(text, skip_ws(text, head), 4)
         found = activity(word + " " + text[head:oe])
         if not found or (m.group("gerund") and not base_verb(word)):
             continue
         out.append(candidate(s, found, m.start(), max(cue.end(), head), how="stop"))
+    return [f for f in out if f]
+
+
+def lapsed(s: Sentence) -> list[FactCandidate]:
+    """A habit not kept for a long while: "I haven't done parkrun in ages"."""
+    out: list[FactCandidate | None] = []
+    for m in LAPSED.finditer(s.text):
+        if s.hedged(m.start()):
+            continue
+        verb = _LAPSED_VERB[m.group("verb").lower()]
+        found = activity(f"{verb} {m.group('obj')}")
+        if found:
+            out.append(candidate(s, found, m.start(), m.end(), how="stop"))
     return [f for f in out if f]
 
 

@@ -211,7 +211,10 @@ def _verbs(family: str, predicate: str, phrases: str) -> None:
 
 _verbs("pref", "likes", "love|loves|loved|adore|adores|adored|like|likes|liked|enjoy|enjoys|"
        "enjoyed|prefer|prefers|preferred|am obsessed with|am into|am passionate about|"
-       "am crazy about|am addicted to|am a big fan of|am a huge fan of|am a fan of")
+       "am crazy about|am addicted to|am a big fan of|am a huge fan of|am a fan of|"
+       "am a massive fan of|am a major fan of|am a real fan of|am a total fan of|"
+       "am a die-hard fan of|am a diehard fan of|am a lifelong fan of|am a longtime fan of|"
+       "am a long-time fan of|am a giant fan of|am a serious fan of")
 _verbs("pref", "dislikes", "hate|hates|hated|dislike|dislikes|disliked|detest|detests|loathe|"
        "can't stand|cannot stand|can not stand|couldn't stand|grown tired of|gotten tired of|"
        "got tired of|am tired of|am sick of|got sick of|am sick and tired of|am done with|"
@@ -220,7 +223,8 @@ _verbs("pref", "dislikes", "hate|hates|hated|dislike|dislikes|disliked|detest|de
 _verbs("avoid", "avoids", "avoid|avoids|am avoiding|been avoiding|steer clear of|"
        "am steering clear of|stay away from|am staying away from|swore off|have sworn off|"
        "sworn off|am not eating|am not drinking|stopped eating|stopped drinking|quit eating|"
-       "quit drinking|gave up eating|gave up drinking|cut out eating|cut out drinking")
+       "quit drinking|gave up eating|gave up drinking|cut out eating|cut out drinking|"
+       "given up eating|given up drinking|stopped having|quit having|gave up having")
 _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|residing in|"
        "am based in|am located in|live over in")
 _verbs("live_past", "lived_in", "lived in|resided in|been living in")
@@ -253,15 +257,19 @@ _verbs("study_past", "studied_at", "studied at|went to school at|went to college
 _verbs("study_field", "studies", "study|studies|am studying|studying")
 _verbs("major", "major", "major in|am majoring in|majoring in|majored in")
 _verbs("stop", "does", "stopped|quit|gave up|gave up on|have given up|quit doing|"
-       "stopped doing|cut out")
+       "stopped doing|cut out|given up|given up on|dropped|ditched")
 _verbs("cut", "reduces", "cut back on|cut down on|am cutting back on|am cutting down on|"
-       "been cutting back on|been cutting down on|trying to cut down on")
+       "been cutting back on|been cutting down on|trying to cut down on|trying to cut back on|"
+       "drink less|eat less|am drinking less|am eating less|been drinking less|been eating less|"
+       "trying to drink less|trying to eat less|am trying to drink less|am trying to eat less|"
+       "am having less|have less")
 _verbs("start", "started", "started|began|took up|got into|started doing")
 _verbs("switch", "uses", "switched from|switched to|switched over to|made the switch to|"
        "made the switch from|changed from|changed over to|switched back to")
 _verbs("have", "owns_count", "have|has|have got|got|own|owns|now have|currently have")
 _verbs("acquire", "bought", "bought|purchased|adopted|rescued|got a new|just got|brought home|"
-       "picked up a new")
+       "picked up a new|ended up buying|ended up getting|ended up adopting|went ahead and bought|"
+       "finally bought|decided to buy")
 _verbs("marry", "marital_status", "got married|got engaged|got divorced|married|"
        "got married to|got engaged to|am engaged to|am married to|got hitched")
 _verbs("left", "left", "left")
@@ -304,7 +312,9 @@ _verbs("event", "hiked", "hiked|climbed")
 _verbs("event", "passed", "passed")
 _verbs("event", "built", "built|planted|painted|knitted|knit")
 _verbs("event", "downloaded", "downloaded|installed|subscribed to")
-_verbs("event", "promoted_to", "got promoted to|got a promotion to|was promoted to")
+# A promotion names the role held from then on: it competes in the occupation slot.
+_verbs("event", "occupation", "got promoted to|got a promotion to|was promoted to|"
+       "been promoted to|got bumped up to|was bumped up to|been bumped up to")
 # Ongoing activities ("I've been learning Spanish", "I'm currently reading Dune").
 _verbs("ongoing", "does", "learning|playing|practicing|practising|doing|training for|"
        "working on|taking up")

@@ -9,7 +9,7 @@ import re
 from ..models import FactCandidate, RoleRef
 from . import lexicon as L
 from . import patterns as P
-from .text import Sentence, bounded, clean, display, fact, organisation, user_role, vague
+from .text import Sentence, bounded, clean, display, fact, organisation, proper_name, user_role, vague
 
 AP = r"['’]"
 _AUX = r"(?:" + AP + r"(?:ve|re|m))?(?:\s+(?:just|finally|recently|have|had|then|also|now|" \
@@ -20,10 +20,13 @@ JOB_NEW = re.compile(
     r"\b(?:and|then|to|before|so)\s+(?:then\s+|now\s+)?(?:I\s+)?(?:" + AP + r"ve\s+|have\s+)?"
     r"(?:joined|started\s+at|started\s+with|started\s+working\s+(?:at|for)|moved\s+(?:over\s+)?"
     r"to|signed\s+(?:on\s+)?with|went\s+to\s+work\s+(?:at|for)|landed\s+at)\s+", re.IGNORECASE)
-_PLACE_NOUN = r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|loft|cottage)"
+_PLACE_NOUN = (r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|loft|cottage|"
+               r"terrace|bungalow|duplex|cabin|semi|villa|farmhouse|penthouse|basement)")
 LIVES = re.compile(
     r"(?i:\b(?:renting|subletting|leasing|rented|leased|sublet)\s+(?:(?:a|an|the|our|my)\s+"
-    r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+)?in|" r"\bsettled\s+in|\bsettling\s+in|"
+    r"(?:[\w-]+\s+){0,2}" + _PLACE_NOUN + r"\s+)?in|" r"\bsettled\s+in|\bsettling\s+in|"
+    r"\bgot\s+the\s+keys?\s+(?:to|for)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}" +
+    _PLACE_NOUN + r"\s+in|"
     r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
     r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+is\s+(?:in\s+)?)(?=[A-Z])|"
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
@@ -32,7 +35,8 @@ LIVES = re.compile(
 _SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
                        r"(?=\s+(?:is|are|was|were|has|have|'s)\b)", re.IGNORECASE)
 LEFT_HOME = re.compile(
-    r"\b(?:I|we)" + _AUX + r"\s+(?:sold|gave\s+up|moved\s+out\s+of|left)\s+(?:the|our|my)\s+"
+    r"(?:\b(?:I|we)" + _AUX + r"\s+|^(?:so\s+|well\s+|finally\s+)?)"  # or said without "I"
+    r"(?:sold|gave\s+up|moved\s+out\s+of|left)\s+(?:the|our|my)\s+"
     r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+in\s+(?=[A-Z])|\b(?:my|our)\s+(?=[A-Z][\w'’.-]*(?:\s+"
     r"[A-Z][\w'’.-]*)?\s+" + _PLACE_NOUN + r"\s+(?:sold|is\s+sold|has\s+sold|got\s+sold))",
     re.IGNORECASE)
@@ -40,7 +44,12 @@ CANCEL = re.compile(
     r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
     r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on)\s+(?P<obj>\S)|"
     r"\b(?:my|our)\s+(?P<pobj>[\w'’ -]{2,40}?)\s+(?:got|was|has\s+been|had\s+to\s+be)\s+"
-    r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b", re.IGNORECASE)
+    r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b|"
+    # "Rome's off", "the Rome trip is off" (a name, then "off" as the whole predicate)
+    r"(?:^|(?<=[.!?]\s)|\b(?i:the|our|my)\s+)(?P<nobj>(?-i:[A-Z][\w-]*)(?:\s+(?i:trip|holiday|"
+    r"vacation|visit|wedding|party|plan|plans))?)(?:" + AP + r"s|\s+(?i:is|are))\s+(?i:off|"
+    r"cancel(?:l)?ed|called\s+off)(?=\s*(?:$|[,.;!?]|\s+(?i:now|then|sadly|unfortunately|for)\b))",
+    re.IGNORECASE)
 _REL_ALT = "|".join(re.escape(r) for r in sorted(L.RELATIONS, key=len, reverse=True))
 THIRD_PARTY = re.compile(
     r"(?:^|[.!?]\s+|,\s+|\band\s+)(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
@@ -56,6 +65,13 @@ _FUTURE_VERB = re.compile(r"^(?:is|will|starts|gets|graduates|turns|moves|arrive
 def _org_after(text: str, pos: int) -> tuple[str, int]:
     value, end, conf = organisation(text, pos)
     return (value, end) if value and conf >= 0.9 else ("", pos)
+
+
+# "Friday was my last day at Figma", "today is my last day at Globex": that job ends.
+LAST_DAY = re.compile(r"\b(?:was|is|will\s+be)\s+my\s+(?:very\s+)?last\s+day\s+(?:at|with)\s+",
+                      re.IGNORECASE)
+# "I started at Canva on Monday": a new employer (a proper name only).
+STARTED_AT = re.compile(r"\b(?P<subj>I)" + _AUX + r"\s+(?:started|began)\s+(?:at|with)\s+(?=[A-Z])")
 
 
 def job_changes(s: Sentence) -> list[FactCandidate]:
@@ -86,6 +102,20 @@ def job_changes(s: Sentence) -> list[FactCandidate]:
         out.append(fact(s, "attribute", "works_at", f"User works at {new}.", new_m.start() + 0,
                         new_end, value=new, time=time, confidence=0.8,
                         roles=[user_role(), RoleRef("employer", new, "organization")]))
+    for m in LAST_DAY.finditer(text):
+        old, old_end = _org_after(text, m.end())
+        if old and not s.hedged(m.start()):
+            out.append(fact(s, "event", "works_at", f"User left their job at {old}.", m.start(),
+                            old_end, value=old, modality="negated", confidence=0.8,
+                            time=s.time_for(m.start(), old_end, s.clause_end(old_end)),
+                            roles=[user_role(), RoleRef("employer", old, "organization")]))
+    for m in STARTED_AT.finditer(text):
+        new, new_end = _org_after(text, m.end())
+        if new and not s.hedged(m.start()) and not P.PROPER_TIME.match(new):
+            out.append(fact(s, "attribute", "works_at", f"User works at {new}.", m.start(),
+                            new_end, value=new, confidence=0.8,
+                            time=s.time_for(m.start(), new_end, s.clause_end(new_end)),
+                            roles=[user_role(), RoleRef("employer", new, "organization")]))
     return [f for f in out if f]
 
 
@@ -106,13 +136,12 @@ def homes(s: Sentence) -> list[FactCandidate]:
         for m in rx.finditer(text):
             if s.hedged(m.start()) or not _said_of_user(text, m):
                 continue
-            pm = P.PROPER.match(text, m.end())
-            if not pm:
+            found = proper_name(text, m.end())
+            if not found:
                 continue
-            value = clean(pm.group("p"))
+            value, end = clean(found[0]), found[1]
             if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value):
                 continue
-            end = pm.end()
             if modality == "negated" and m.group(0).lower().startswith(("my", "our")):
                 end = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
                     text, end).end()
@@ -132,7 +161,9 @@ def cancellations(s: Sentence) -> list[FactCandidate]:
     for m in CANCEL.finditer(text):
         if s.hedged(m.start()):
             continue
-        if m.group("pobj"):
+        if m.group("nobj"):
+            raw, end = m.group("nobj"), m.end("nobj")
+        elif m.group("pobj"):
             raw, end = m.group("pobj"), m.end()
         else:
             os = m.start("obj")

@@ -67,9 +67,12 @@ class OfflineExtractor:
             out.extend(habits.routines(s))
         if habits.CHANGE_CUE.search(text):
             out.extend(habits.no_more(s))
+        if "in ages" in low or " in " in low and ("haven" in low or "have not" in low):
+            out.extend(habits.lapsed(s))
         if "again" in low or "back " in low:
             out.extend(habits.again(s))
-        if any(w in low for w in ("left ", "quit ", "resigned")):
+        if any(w in low for w in ("left ", "quit ", "resigned", "last day", "started at",
+                                  "began at", "started with", "began with")):
             out.extend(life.job_changes(s))
         out.extend(life.homes(s))
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low:
@@ -77,8 +80,11 @@ class OfflineExtractor:
         if s.times() and ("my " in low or "our " in low):
             out.extend(life.third_party(s))
         if any(w in low for w in ("more", "fewer", "less", " to ", "another", "sold", "lost",
-                                  "gave away", "th ", "second", "third")):
+                                  "gave away", "th ", "second", "third", " now", "died",
+                                  "passed", "ran away", "missing", " got out", "ended up")):
             out.extend(counting.counts(s))
+        if " for me" in low:
+            out.extend(shapes.not_for_me(s))
         if "favo" in low:
             out.extend(shapes.favorites(s))
         if "my " in low or "our " in low:

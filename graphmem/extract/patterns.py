@@ -39,12 +39,6 @@ BOUNDARY = re.compile(
     r"\s+(?:and|but|because|since|so|although|though|"
     r"while|whereas|or|which|who|whom|where|when|whenever|unless|if|until|cause|cuz|plus|"
     r"then|as\s+well\s+as|rather\s+than|instead\s+of|except)\b", re.IGNORECASE)
-# Trailing material a place/organisation/event value should not carry.
-VALUE_TAIL = re.compile(
-    r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
-    r"during|ever|over|around|near|like|just|last|this|next|every|each|yesterday|today|"
-    r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
-    r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+)(?=\s|$).*$", re.IGNORECASE)
 CAP_START = re.compile(r"[A-Z0-9]")
 PRONOUN_START = re.compile(r"(?:it|that|this|these|those|them|him|her|you|me|us|one)\b",
                            re.IGNORECASE)
@@ -53,6 +47,15 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
            "december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
 _WD = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _NUMW = "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+# Trailing material a place/organisation/event value should not carry.
+VALUE_TAIL = re.compile(
+    r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
+    r"during|ever|over|around|near|like|just|last|this|next|every|each|yesterday|today|"
+    r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
+    r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+|"
+    # a time or a degree said after the value: "Canva on Monday", "energy drinks pretty much"
+    r"on\s+(?:" + _WD + r")s?|in\s+(?:" + _MONTHS + r")|pretty|really|quite|way|most|almost|"
+    r"nearly|basically)(?=\s|$).*$", re.IGNORECASE)
 # Fallback time phrases when graphmem.temporal is unavailable.
 TIME_FALLBACK = re.compile(
     r"\b(?:the\s+day\s+before\s+yesterday|yesterday(?:\s+(?:morning|afternoon|evening))?|today|"
@@ -106,6 +109,10 @@ PLAN = re.compile(
     r"|(?:" + AP + r"(?:m|ve|re)|\s+(?:am|are|have))?" + _ADV +
     r"\s+(?:(?P<planned>" + _PLANNED + r")|(?P<hypo>" + _HYPO + r")))" + _ADV +
     r"\s+(?P<rest>[^\s,;.!?])", re.IGNORECASE)
+# A trip called off: "we're not going to Rome anymore", "I'm no longer going to Leeds".
+PLAN_OFF = re.compile(
+    r"\b(?P<subj>(?i:I|we))(?:" + AP + r"(?:m|re)|\s+(?i:am|are))" + _ADV +
+    r"\s+(?i:not|no\s+longer)\s+(?i:going)\s+(?i:to)\s+(?P<rest>(?:(?i:the)\s+)?[A-Z])")
 PLAN_STOP = re.compile(
     r"(?:be(?!\s+(?:in|at|visiting|traveling|travelling|moving|going|starting|attending|flying|"
     r"heading|staying|running|hosting|celebrating|taking|getting|joining|spending|working\s+at|"
@@ -239,6 +246,9 @@ PROPER = re.compile(
     r"(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
     r"(?=\s*(?:$|[,.;!?)]|\s(?:and|but|so|with|for|since|in|last|this|next|because|where|which|"
     r"a|about|to|from|now|after|before|until|when|on|at|too|recently|back|yesterday)\b)))?)")
+# A name's run that ends in a date word is a time, not part of the name: "Canva on Monday".
+NAME_TIME_TAIL = re.compile(r"\s+(?:on|in|upon)\s+(?:" + _WD + r"|" + _MONTHS + r")\b.*$",
+                            re.IGNORECASE)
 ORG_LOWER = re.compile(r"(?:a|an|the)\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
 PROPER_TIME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
                           r"thu|fri|sat|sun)", re.I)

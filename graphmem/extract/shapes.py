@@ -50,10 +50,13 @@ def plans(s: Sentence) -> list[FactCandidate]:
                 raw = text[rs:end]
         body = clean(raw, drop_possessive=False) if not raw.lower().startswith(
             ("a ", "an ", "the ")) else raw.strip(L.PUNCT_STRIP)
-        if not body or vague(clean(body)) or P.PRONOUN_START.match(body) or " " not in body:
+        place = (marker == "going to" and P.PROPER.match(body) is not None
+                 and P.PROPER.match(body).end() == len(body))  # "we're going to Rome in May"
+        if not body or vague(clean(body)) or P.PRONOUN_START.match(body) or (
+                " " not in body and not place):
             continue
         shown = display(body)
-        if marker == "going to" and P.DETERMINER.match(raw):
+        if marker == "going to" and (P.DETERMINER.match(raw) or place):
             shown = f"go to {shown}"
         if marker == "planning":
             sentence = f"User is planning {shown}."
@@ -76,7 +79,42 @@ def plans(s: Sentence) -> list[FactCandidate]:
                  time=time, confidence=0.8 if planned else 0.6)
         if f:
             out.append(f)
+    for m in P.PLAN_OFF.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        pm = P.PROPER.match(text, m.start("rest"))
+        if not pm:
+            continue
+        name = clean(pm.group("p"))
+        time = s.time_for(m.start(), pm.end(), s.clause_end(pm.end()))
+        f = fact(s, "event", "cancelled", f"User is no longer going to {name}.", m.start(),
+                 pm.end(), value=f"go to {name}", roles=[
+                     user_role(), RoleRef("object", name, "place")], time=time)
+        if f:
+            out.append(f)
     return out
+
+
+# "Marvel movies just don't do it for me anymore": a liking that ended.
+NOT_FOR_ME = re.compile(
+    r"(?:^|[,;.!?]\s*|\b(?:but|and|now|honestly|so)\s+)(?P<obj>[A-Za-z][\w'’-]*(?:\s+[A-Za-z]"
+    r"[\w'’-]*){0,3}?)\s+(?:just\s+|really\s+|simply\s+)?(?:don['’]t|doesn['’]t|do\s+not|"
+    r"does\s+not)\s+(?:really\s+)?do\s+(?:it|much|anything)\s+for\s+me\b", re.IGNORECASE)
+
+
+def not_for_me(s: Sentence) -> list[FactCandidate]:
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in NOT_FOR_ME.finditer(text):
+        lead = re.match(r"(?:(?:honestly|but|and|now|so|well|tbh|frankly|sadly)\s+)*",
+                        m.group("obj"), re.IGNORECASE)
+        value = clean(m.group("obj")[lead.end():])
+        if s.hedged(m.start()) or vague(value) or P.PRONOUN_START.match(value):
+            continue
+        out.append(fact(s, "preference", "dislikes", f"User no longer enjoys {display(value)}.",
+                        m.start("obj") + lead.end(), m.end(), value=value, confidence=0.8,
+                        roles=[user_role(), RoleRef("object", value, type_of(value))]))
+    return [f for f in out if f]
 
 
 def favorites(s: Sentence) -> list[FactCandidate]:
@@ -198,11 +236,14 @@ def status(s: Sentence) -> list[FactCandidate]:
         modality = "negated" if m.group("neg") else "asserted"
         if attr == "allergic to":
             oe = bounded(text, skip_ws(text, m.end()), 5)
+            if tail := P.VALUE_TAIL.search(text, m.end(), oe):  # "shellfish after all"
+                oe = tail.start()
             value = clean(text[m.end():oe])
             if vague(value):
                 continue
             out.append(fact(s, "attribute", "allergic_to",
-                            f"User is allergic to {value}.", m.start(), oe,
+                            f"User is {'not ' if modality == 'negated' else ''}allergic to "
+                            f"{value}.", m.start(), oe,
                             value=value, modality=modality, roles=[
                                       user_role(), RoleRef("object", value, "other")]))
             continue

@@ -214,13 +214,27 @@ def article(noun: str) -> str:
     return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
+def proper_name(text: str, start: int) -> tuple[str, int] | None:
+    """(name, end) of the proper name at `start`, without a date it runs into ("Canva on
+    Monday" → "Canva"), or None."""
+    pm = P.PROPER.match(text, start)
+    if not pm:
+        return None
+    name, end = pm.group("p"), pm.end()
+    if tail := P.NAME_TIME_TAIL.search(name):
+        end -= len(name) - tail.start()
+        name = name[:tail.start()]
+    return name, end
+
+
 def organisation(text: str, start: int) -> tuple[str, int, float]:
     """(name, end, confidence) of an employer or school at `start`, or ("", start, 0)."""
-    pm = P.PROPER.match(text, start)
-    if pm:
-        value = clean(pm.group("p"))
+    found = proper_name(text, start)
+    if found:
+        name, end = found
+        value = clean(name)
         if value and value.lower() not in L.GENERIC_ORGS:
-            return value, pm.end(), 0.9
+            return value, end, 0.9
     lm = P.ORG_LOWER.match(text, start)
     if lm:
         end = bounded(text, lm.start("p"), 3)

@@ -185,3 +185,22 @@ def test_dateparser_reads_what_the_rules_do_not():
     te = resolve_time_expression("March 5th 2021 at noon", SAT)
     assert (te.resolved, te.start, te.end, te.granularity) == (
         True, d(2021, 3, 5), d(2021, 3, 6), "day")
+
+
+@pytest.mark.parametrize(("phrase", "start", "gran"), [
+    ("in two weeks", datetime(2024, 4, 22, tzinfo=UTC), "week"),  # the week two weeks on
+    ("in 3 days", datetime(2024, 4, 11, tzinfo=UTC), "day"),
+    ("in a month", datetime(2024, 5, 1, tzinfo=UTC), "month"),
+    ("two weeks from now", datetime(2024, 4, 22, tzinfo=UTC), "week"),
+    ("in a year", datetime(2025, 1, 1, tzinfo=UTC), "year"),
+])
+def test_times_ahead_resolve_forward(phrase, start, gran):
+    got = resolve_time_expression(phrase, datetime(2024, 4, 8, 12, tzinfo=UTC))  # a Monday
+    assert got.resolved and got.start == start and got.granularity == gran
+
+
+def test_a_duration_is_not_a_time_ahead():
+    anchor = datetime(2024, 4, 8, 12, tzinfo=UTC)
+    assert not resolve_time_expression("for two weeks", anchor).resolved
+    assert [t for _s, _e, t in find_time_expressions("My cousin's wedding is in two weeks.")] == [
+        "in two weeks"]

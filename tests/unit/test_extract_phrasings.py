@@ -1,0 +1,74 @@
+"""How people state changing facts, in phrasings the scenario suite does not use: perfect tenses,
+"haven't … in ages", "it's N X now", "one of our X died", a last day at work, a trip that is off,
+values that stop before a time or a degree word. Each case names the fact the offline extractor
+must produce (predicate, value, modality) and, for some, what it must not."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphmem.extract.offline import OfflineExtractor
+
+X = OfflineExtractor()
+
+CASES = [
+    # stopping, in the perfect and with other verbs
+    ("I've given up soda completely.", "avoids", "soda", "asserted"),
+    ("We've dropped pilates since the studio closed.", "does:pilates", "pilates", "negated"),
+    ("I haven't played squash in months.", "does:squash", "squash", "negated"),
+    ("Honestly I haven't had sugar in weeks.", "avoids", "sugar", "asserted"),
+    # cutting down without "cut"
+    ("I'm eating less red meat these days.", "reduces", "red meat", "asserted"),
+    # frequencies beyond "every"
+    ("I run most mornings before work.", "does:running", "running", "asserted"),
+    # counts
+    ("It's four chickens now, we kept two of the chicks.", "owns_count:chicken", "4", "asserted"),
+    ("Two of our goldfish died last week.", "owns_count:fish", "-2", "asserted"),
+    ("We ended up getting a second dog.", "owns_count:dog", "2", "asserted"),
+    ("I've got three bikes in the garage.", "owns_count:bike", "3", "asserted"),
+    # jobs
+    ("Yesterday was my last day at Oracle.", "works_at", "Oracle", "negated"),
+    ("I started at Spotify last month.", "works_at", "Spotify", "asserted"),
+    ("I got bumped up to team lead in March.", "occupation", "team lead", "asserted"),
+    # plans
+    ("We're going to Lisbon in October.", "plans", "go to Lisbon", "planned"),
+    ("We're not going to Lisbon anymore, flights got too pricey.", "cancelled", "go to Lisbon",
+     "asserted"),
+    ("Lisbon's off, we couldn't get the time.", "cancelled", "Lisbon", "asserted"),
+    # preferences
+    ("I'm a die-hard fan of the Mets.", "likes", "Mets", "asserted"),
+    ("Horror films just don't do it for me anymore.", "dislikes", "Horror films", "asserted"),
+    ("I am not allergic to shellfish after all.", "allergic_to", "shellfish", "negated"),
+    # homes said indirectly
+    ("We're renting a tiny two-bed flat in Leeds now.", "lives_in", "Leeds", "asserted"),
+    ("We got the keys to our new house in Austin on Friday.", "lives_in", "Austin", "asserted"),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value", "modality"), CASES)
+def test_the_change_is_extracted(text, predicate, value, modality):
+    got = {(f.predicate, f.value, f.modality) for f in X.extract(text, "user")}
+    assert (predicate, value, modality) in got, got
+
+
+@pytest.mark.parametrize(("text", "predicate", "value"), [
+    ("I started working at Canva on Monday.", "works_at", "Canva"),  # not "Canva on Monday"
+    ("I drink green tea pretty much every day.", "consumes", "green tea"),  # not "… pretty"
+    ("I go climbing most evenings.", "does:climbing", "climbing"),  # not "climbing most evenings"
+])
+def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
+    got = {(f.predicate, f.value) for f in X.extract(text, "user")}
+    assert (predicate, value) in got, got
+
+
+@pytest.mark.parametrize("text", [
+    "I moved up to Seattle last year.",  # a move, not a promotion
+    "I started at 9 this morning.",  # a time, not an employer
+    "The lights are off.",  # no one's plan
+    "It's two o'clock now.",  # no count
+    "I haven't seen him in ages.",  # no habit
+])
+def test_look_alikes_make_no_such_fact(text):
+    preds = {f.predicate for f in X.extract(text, "user")}
+    assert not preds & {"occupation", "works_at", "cancelled", "owns_count:o'clock"}, preds
+    assert not any(p.startswith("does:") for p in preds), preds
