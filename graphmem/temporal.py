@@ -294,8 +294,8 @@ def _r_ahead(c: _Ctx, g: dict[str, Any]) -> _Range | None:
         return None
     if unit == "day":
         return c.day(c.today + timedelta(days=n))
-    if unit == "week":
-        return c.week(c.monday + timedelta(weeks=n))
+    if unit == "week":  # "in two weeks" names a day that far on, as people count it
+        return c.day(c.today + timedelta(weeks=n))
     if unit == "month":
         return c.month(*_add_months(c.today.year, c.today.month, n))
     if unit == "year":

@@ -271,7 +271,8 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
         lead = "has not" if perfect or base == "been to" else "did not"
         sentence = f"User {lead} {base} {shown}."
     else:
-        shown_verb = verb[5:] if verb.startswith("have ") else verb
+        shown_verb = verb[5:] if verb.startswith("have ") else (
+            f"is {verb}" if verb in L.BE_REQUIRED else verb)  # "User is back from …"
         sentence = f"User {'has ' if perfect else ''}{shown_verb} {shown}."
     if not value:
         sentence = "User graduated."

@@ -44,7 +44,7 @@ AGAIN = re.compile(
     r"(?P<gerund>[a-z]+ing)\b(?P<rest>[^,;.!?]*?)\s+again\b|"
     r"\b(?P<subj2>I|we)(?:" + AP + r"ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:picked|took|taken)"
     r"\s+(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+back\s+up\b|"
-    r"\b(?P<subj3>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+back\s+to\s+"
+    r"\b(?P<subj3>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+back\s+(?:to|at|on)\s+"
     r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
 _CUT = frozenset("using with for at in from on to into during every each since by as and or "
                  "over when because after before once while this last these every so "
@@ -151,6 +151,12 @@ def _clause(s: Sentence, start: int) -> tuple[int, int]:
     return start, max(end, start)
 
 
+# What may stand between a leading frequency and "I": nothing, or a short time adjunct
+# ("Every night before bed I journal", "Most Sundays after church we hike").
+_LEAD_GAP = re.compile(r"[\s,]*(?:(?:before|after|at|around|in|on|first\s+thing)(?:\s+[\w'’]+){1,3}"
+                       r"[\s,]*)?", re.IGNORECASE)
+
+
 def routines(s: Sentence) -> list[FactCandidate]:
     """Habits stated with a frequency: "I swim every Tuesday", "Every Sunday I bake bread"."""
     text = s.text
@@ -161,7 +167,7 @@ def routines(s: Sentence) -> list[FactCandidate]:
         clause_end = s.clause_end(m.end())
         freq = FREQUENCY.search(text, m.end(), max(clause_end, m.end()) + 1)
         lead = FREQUENCY.search(text, 0, m.start())
-        if not freq and not (lead and not text[lead.end():m.start()].strip(" ,").count(" ")):
+        if not freq and not (lead and _LEAD_GAP.fullmatch(text[lead.end():m.start()])):
             continue
         verb = m.group("verb").lower()
         oe = bounded(text, skip_ws(text, m.end()), 5)
@@ -211,6 +217,12 @@ def lapsed(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+_BACK_TO_A_STATE = re.compile(
+    r"(?:(?:my|the|our)\s+)?(?:work|normal|school|home|bed|sleep|square\s+one|the\s+office|"
+    r"office|job|it|basics|reality|life|town|health|myself|full\s+strength|the\s+drawing)\b",
+    re.IGNORECASE)
+
+
 def again(s: Sentence) -> list[FactCandidate]:
     """Starting again: "I'm running again", "I picked swimming back up", "I'm back to yoga"."""
     text = s.text
@@ -224,6 +236,8 @@ def again(s: Sentence) -> list[FactCandidate]:
             found = activity(m.group("gerund") + m.group("rest"))
         else:
             phrase = m.group("obj") or m.group("obj2")
+            if m.group("obj2") and _BACK_TO_A_STATE.match(phrase):
+                continue  # "back at work", "back to normal": a state regained, not a hobby
             found = activity(clean(phrase))
         if not found:
             continue

@@ -290,7 +290,9 @@ _verbs("event", "signed_up_for", "signed up for|registered for|enrolled in|appli
        "applied to")
 _verbs("event", "traveled_to", "traveled to|travelled to|flew to|drove to|took a trip to|"
        "went on a trip to|road-tripped to|backpacked through|took a vacation to")
-_verbs("event", "returned_from", "returned from|got back from|came back from")
+_verbs("event", "returned_from", "returned from|got back from|came back from|am back from|"
+       "am just back from|am finally back from|flew back from|drove back from|"
+       "have just got back from")
 _verbs("event", "met", "met|met up with|caught up with")
 _verbs("event", "celebrated", "celebrated")
 _verbs("event", "won", "won")

@@ -21,6 +21,11 @@ CASES = [
     ("I'm eating less red meat these days.", "reduces", "red meat", "asserted"),
     # frequencies beyond "every"
     ("I run most mornings before work.", "does:running", "running", "asserted"),
+    ("Most Saturdays after breakfast we cycle to the lake.", "does:cycling", "cycling",
+     "asserted"),
+    # starting again, coming back
+    ("I'm back on the guitar after a year off.", "does:guitar", "guitar", "asserted"),
+    ("We're just back from Crete.", "returned_from", "Crete", "asserted"),
     # counts
     ("It's four chickens now, we kept two of the chicks.", "owns_count:chicken", "4", "asserted"),
     ("Two of our goldfish died last week.", "owns_count:fish", "-2", "asserted"),
@@ -67,6 +72,8 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "The lights are off.",  # no one's plan
     "It's two o'clock now.",  # no count
     "I haven't seen him in ages.",  # no habit
+    "I'm back at work tomorrow.",  # a state regained, no hobby
+    "I'm back to normal now.",
 ])
 def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}

@@ -188,10 +188,10 @@ def test_dateparser_reads_what_the_rules_do_not():
 
 
 @pytest.mark.parametrize(("phrase", "start", "gran"), [
-    ("in two weeks", datetime(2024, 4, 22, tzinfo=UTC), "week"),  # the week two weeks on
+    ("in two weeks", datetime(2024, 4, 22, tzinfo=UTC), "day"),  # the day two weeks on
     ("in 3 days", datetime(2024, 4, 11, tzinfo=UTC), "day"),
     ("in a month", datetime(2024, 5, 1, tzinfo=UTC), "month"),
-    ("two weeks from now", datetime(2024, 4, 22, tzinfo=UTC), "week"),
+    ("two weeks from now", datetime(2024, 4, 22, tzinfo=UTC), "day"),
     ("in a year", datetime(2025, 1, 1, tzinfo=UTC), "year"),
 ])
 def test_times_ahead_resolve_forward(phrase, start, gran):
