@@ -47,6 +47,9 @@ def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
         sentence = f"User {L.PREF_VERB.get(lemma) or L.PREF_VERB[lemma + 'e']} {shown}."
     elif pred == "dislikes":
         sentence = f"User can't stand {shown}."
+    elif verb.startswith(("started", "starting", "grown", "grew", "came", "have come",
+                          "getting")):
+        sentence = f"User has come to like {shown}."  # a liking that began
     else:
         sentence = f"User is {verb} {shown}."
     roles = [user_role(), RoleRef("object", value, type_of(value))]

@@ -40,6 +40,10 @@ LOST = re.compile(
 NOW_COUNT = re.compile(
     r"\b(?:it|that|this)(?:" + AP + r"s|\s+is|\s+makes)\s+(?:(?:just|only)\s+)?(?P<num>" + _NUM +
     r")\s+" + _NOUN + r"\s+now\b", re.IGNORECASE)
+# "Baby number four arrived", "kid number two is on the way … was born": the count of children.
+BABY_NUMBER = re.compile(
+    r"\b(?:baby|kid|child)\s+(?:number\s+|no\.\s*|#)(?P<num>" + _NUM + r")\s+(?:has\s+|finally\s+|"
+    r"just\s+)*(?:arrived|is\s+here|was\s+born|came|joined\s+us)\b", re.IGNORECASE)
 # "One of our hens died", "two of my fish passed away": that many fewer.
 DIED = re.compile(
     r"\b(?P<num>" + _NUM + r")\s+of\s+(?:my|our|the)\s+" + _NOUN + r"\s+(?:has\s+|have\s+)?"
@@ -121,6 +125,12 @@ def counts(s: Sentence) -> list[FactCandidate]:
         pred = count_slot(m.group("noun"))
         if pred and n is not None and n >= 1 and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, str(n), f"User has {n} {m.group('noun')} now."))
+    for m in BABY_NUMBER.finditer(text):
+        n = number(m.group("num"))
+        if n and n >= 1 and not s.hedged(m.start()):
+            out.append(fact(s, "relationship", "count:child", f"User has {n} children.",
+                            m.start(), m.end(), value=str(n), confidence=0.8,
+                            time=s.time_for(m.start(), m.end(), s.clause_end(m.end()))))
     for m in DIED.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))

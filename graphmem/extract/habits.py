@@ -33,8 +33,8 @@ NO_MORE = re.compile(
 LAPSED = re.compile(
     r"\b(?P<subj>I|we)\s*(?:haven" + AP + r"t|have\s+not|" + AP + r"ve\s+not)\s+(?:really\s+|"
     r"actually\s+)?(?P<verb>done|played|gone|had|eaten|drunk|drank|practi[cs]ed|touched|used)\s+"
-    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:in|for)\s+(?:ages|forever|years|months|"
-    r"weeks|a\s+(?:long\s+)?while|a\s+long\s+time)\b", re.IGNORECASE)
+    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:(?:in|for)\s+(?:ages|forever|years|months|"
+    r"weeks|a\s+(?:long\s+)?while|a\s+long\s+time)|since)\b", re.IGNORECASE)
 _LAPSED_VERB = {"done": "do", "played": "play", "gone": "go", "had": "eat", "eaten": "eat",
                 "drunk": "drink", "drank": "drink", "practiced": "practice",
                 "practised": "practice", "touched": "do", "used": "use"}

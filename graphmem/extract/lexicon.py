@@ -214,7 +214,12 @@ _verbs("pref", "likes", "love|loves|loved|adore|adores|adored|like|likes|liked|e
        "am crazy about|am addicted to|am a big fan of|am a huge fan of|am a fan of|"
        "am a massive fan of|am a major fan of|am a real fan of|am a total fan of|"
        "am a die-hard fan of|am a diehard fan of|am a lifelong fan of|am a longtime fan of|"
-       "am a long-time fan of|am a giant fan of|am a serious fan of")
+       "am a long-time fan of|am a giant fan of|am a serious fan of|am super into|am so into|"
+       "am totally into|am big into|started to like|started to love|started to enjoy|"
+       "started to really like|started to really love|started to really enjoy|started liking|"
+       "started loving|started enjoying|grown to like|grown to love|grew to like|grew to love|"
+       "have come to like|have come to love|came to like|came to love|am starting to like|"
+       "am starting to love|am starting to enjoy|am getting into")
 _verbs("pref", "dislikes", "hate|hates|hated|dislike|dislikes|disliked|detest|detests|loathe|"
        "can't stand|cannot stand|can not stand|couldn't stand|grown tired of|gotten tired of|"
        "got tired of|am tired of|am sick of|got sick of|am sick and tired of|am done with|"
@@ -226,7 +231,8 @@ _verbs("avoid", "avoids", "avoid|avoids|am avoiding|been avoiding|steer clear of
        "quit drinking|gave up eating|gave up drinking|cut out eating|cut out drinking|"
        "given up eating|given up drinking|stopped having|quit having|gave up having")
 _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|residing in|"
-       "am based in|am located in|live over in")
+       "am based in|am located in|live over in|living up in|living down in|living out in|"
+       "living over in|live up in|live down in|live out in")
 _verbs("live_past", "lived_in", "lived in|resided in|been living in")
 _verbs("move", "lives_in", "moved to|moved back to|relocated to|moved over to|moved out to|"
        "relocated up to|relocated down to|relocated back to|relocated out to|moved up to|"

@@ -28,10 +28,10 @@ LIVES = re.compile(
     r"\bgot\s+the\s+keys?\s+(?:to|for)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}" +
     _PLACE_NOUN + r"\s+in|"
     r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
-    r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+is\s+(?:in\s+)?)(?=[A-Z])|"
+    r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+(?:is\s+)?(?:in\s+)?)(?=[A-Z])|"
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
     r"(?i:\b(?:bought|closed\s+on)\s+(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN +
-    r"\s+in\s+)(?=[A-Z][^.;!?]*\bmoved\s+in\b)")
+    r"\s+in\s+)(?=[A-Z][^;!?\n]{0,60}?\bmoved\s+in\b)")
 _SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
                        r"(?=\s+(?:is|are|was|were|has|have|'s)\b)", re.IGNORECASE)
 LEFT_HOME = re.compile(
@@ -41,7 +41,8 @@ LEFT_HOME = re.compile(
     r"[A-Z][\w'’.-]*)?\s+" + _PLACE_NOUN + r"\s+(?:sold|is\s+sold|has\s+sold|got\s+sold))",
     re.IGNORECASE)
 CANCEL = re.compile(
-    r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
+    r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:(?:ended\s+up|decided\s+to)\s+(?:scrapping|scrap|"
+    r"cancel(?:l)?ing|cancel|calling\s+off|call\s+off)|cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
     r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on)\s+(?P<obj>\S)|"
     r"\b(?:my|our)\s+(?P<pobj>[\w'’ -]{2,40}?)\s+(?:got|was|has\s+been|had\s+to\s+be)\s+"
     r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b|"
@@ -54,7 +55,7 @@ _REL_ALT = "|".join(re.escape(r) for r in sorted(L.RELATIONS, key=len, reverse=T
 THIRD_PARTY = re.compile(
     r"(?:^|[.!?]\s+|,\s+|\band\s+)(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
     r")[\s-]+)*(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
-    r"(?:" + AP + r"s\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?\s+"
+    r"(?:(?:" + AP + r"s|(?<=s)" + AP + r")\s+(?P<what>[a-z0-9][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?\s+"
     r"(?P<verb>is|was|will\s+be|has|had|got|gets|starts|started|retired|graduates|graduated|"
     r"turns|turned|moves|moved|arrives|arrived|passed\s+away|died|flies|flew|leaves|left|"
     r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited)\b", re.IGNORECASE)

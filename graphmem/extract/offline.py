@@ -67,7 +67,8 @@ class OfflineExtractor:
             out.extend(habits.routines(s))
         if habits.CHANGE_CUE.search(text):
             out.extend(habits.no_more(s))
-        if "in ages" in low or " in " in low and ("haven" in low or "have not" in low):
+        if "in ages" in low or (" in " in low or " since" in low) and (
+                "haven" in low or "have not" in low):
             out.extend(habits.lapsed(s))
         if "again" in low or "back " in low:
             out.extend(habits.again(s))
@@ -81,7 +82,7 @@ class OfflineExtractor:
             out.extend(life.third_party(s))
         if any(w in low for w in ("more", "fewer", "less", " to ", "another", "sold", "lost",
                                   "gave away", "th ", "second", "third", " now", "died",
-                                  "passed", "ran away", "missing", " got out", "ended up")):
+                                  "passed", "ran away", "missing", " got out", "ended up", "number")):
             out.extend(counting.counts(s))
         if " for me" in low:
             out.extend(shapes.not_for_me(s))

@@ -43,10 +43,21 @@ CASES = [
     # preferences
     ("I'm a die-hard fan of the Mets.", "likes", "Mets", "asserted"),
     ("Horror films just don't do it for me anymore.", "dislikes", "Horror films", "asserted"),
+    ("I've grown to love sushi.", "likes", "sushi", "asserted"),
+    ("Lately I'm totally into bouldering.", "likes", "bouldering", "asserted"),
     ("I am not allergic to shellfish after all.", "allergic_to", "shellfish", "negated"),
     # homes said indirectly
     ("We're renting a tiny two-bed flat in Leeds now.", "lives_in", "Leeds", "asserted"),
     ("We got the keys to our new house in Austin on Friday.", "lives_in", "Austin", "asserted"),
+    ("Now that I'm living out in Boulder the winters are long.", "lives_in", "Boulder",
+     "asserted"),
+    ("Getting to work from our new flat in Hackney takes ages.", "lives_in", "Hackney",
+     "asserted"),
+    # plans called off, children counted
+    ("We decided to scrap the kitchen extension.", "cancelled", "kitchen extension", "asserted"),
+    ("Kid number three was born on Friday, we're over the moon!", "count:child", "3", "asserted"),
+    ("I haven't ridden since the crash, honestly I haven't played golf since June either.",
+     "does:golf", "golf", "negated"),
 ]
 
 
