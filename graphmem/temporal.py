@@ -78,7 +78,9 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
         # "three days ago", "a while back", "recently"
         (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while)\s+(?:ago|back)\b", ("ago", "back")),
         # "in two weeks", "three days from now"
-        (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?"
+        # (not "squeeze in a day trip": the unit ends the phrase)
+        (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?(?=\s*(?:$|[,.;:!?)\]]|(?:and|but|or|so|"
+         rf"to|from|when|if|because|after|before|at|on|for|time|I|we|and)\b))"
          rf"|\b{_NUM}\s+{_UNIT}\s+from\s+now\b", ("in", "from")),
         (r"\b(?:the\s+other\s+day|recently|lately|not\s+(?:too\s+|so\s+)?long\s+ago)\b",
          ("day", "recently", "lately", "ago")),

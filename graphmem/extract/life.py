@@ -141,8 +141,9 @@ def homes(s: Sentence) -> list[FactCandidate]:
             if not found:
                 continue
             value, end = clean(found[0]), found[1]
-            if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value):
-                continue
+            if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value) \
+                    or P.DATE_WORD.fullmatch(value):
+                continue  # "my new apartment in March": a date, not a place
             if modality == "negated" and m.group(0).lower().startswith(("my", "our")):
                 end = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
                     text, end).end()

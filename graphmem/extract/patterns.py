@@ -54,7 +54,7 @@ VALUE_TAIL = re.compile(
     r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
     r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+|"
     # a time or a degree said after the value: "Canva on Monday", "energy drinks pretty much"
-    r"on\s+(?:" + _WD + r")s?|in\s+(?:" + _MONTHS + r")|pretty|really|quite|way|most|almost|"
+    r"on\s+(?:" + _WD + r")s?|in\s+(?:" + _MONTHS + r")|pretty|really|quite|way\s+too|most|almost|"
     r"nearly|basically)(?=\s|$).*$", re.IGNORECASE)
 # Fallback time phrases when graphmem.temporal is unavailable.
 TIME_FALLBACK = re.compile(
@@ -246,6 +246,7 @@ PROPER = re.compile(
     r"(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
     r"(?=\s*(?:$|[,.;!?)]|\s(?:and|but|so|with|for|since|in|last|this|next|because|where|which|"
     r"a|about|to|from|now|after|before|until|when|on|at|too|recently|back|yesterday)\b)))?)")
+DATE_WORD = re.compile(r"(?:" + _WD + r"|" + _MONTHS + r")", re.IGNORECASE)
 # A name's run that ends in a date word is a time, not part of the name: "Canva on Monday".
 NAME_TIME_TAIL = re.compile(r"\s+(?:on|in|upon)\s+(?:" + _WD + r"|" + _MONTHS + r")\b.*$",
                             re.IGNORECASE)

@@ -90,3 +90,10 @@ def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
     assert not preds & {"occupation", "works_at", "cancelled", "owns_count:o'clock"}, preds
     assert not any(p.startswith("does:") for p in preds), preds
+
+
+def test_dates_are_not_places_and_a_day_trip_is_no_time():
+    facts = X.extract("The move to my new apartment in March was stressful for me.", "user")
+    assert not [f for f in facts if f.predicate == "lives_in"]
+    plan = X.extract("Maybe we'll squeeze in a day trip to Bruges if we have time.", "user")
+    assert all(f.time_text is None for f in plan)
