@@ -185,8 +185,6 @@ def bench_serve(path, clients, seconds, users, sessions, serve_options, as_json)
         for e in level.error_samples:
             click.echo(f"  error: {e}")
     click.echo(f"CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
-    for e in res.error_samples:
-        click.echo(f"  error: {e}")
 
 
 @bench.command("scale")
