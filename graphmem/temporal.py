@@ -74,7 +74,8 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          ("past", "last")),
         # weekdays
         (rf"(?<!\bthe\s)\b(?:(?:on\s+)?(?:last|this\s+past|this\s+coming|this|next)\s+{_WD}"
-         rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?", _WEEKDAY_CUES),
+         rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?"
+         rf"(?!\s+{_POD}s\b)", _WEEKDAY_CUES),  # "on Saturday mornings" is a habit, no date
         # "three days ago", "a while back", "recently"
         (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while)\s+(?:ago|back)\b", ("ago", "back")),
         # "in two weeks", "three days from now"

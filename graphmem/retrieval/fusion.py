@@ -147,6 +147,25 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
     return [r for r in rows[:last + 1] if r["id"] not in ids] + moved + rows[last + 1:]
 
 
+def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig) -> list[dict[str, Any]]:
+    """For a question that asks what holds now or lately ("do I still …", "what's my current
+    …"): among the items a tunnel hit directly whose confidence is within `recency_band` of the
+    best, the one said latest comes first (two turns on one topic: the later one is what is
+    true now, whether or not a fact was extracted from it); same-day items keep their order."""
+    if not rows:
+        return rows
+    floor = cfg.recency_band * rows[0]["conf"]
+    pool = rows[: cfg.recency_pool]
+    band = [r for r in pool if r["conf"] >= floor and r["direct_score"] > 0
+            and r.get("mentioned_at") is not None]
+    if len(band) < 2:
+        return rows
+    ids = {r["id"] for r in band}
+    order = {r["id"]: i for i, r in enumerate(rows)}
+    band.sort(key=lambda r: (-r["mentioned_at"].date().toordinal(), order[r["id"]]))
+    return band + [r for r in rows if r["id"] not in ids]
+
+
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
          cfg: RetrievalConfig,
          near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None,
@@ -186,6 +205,8 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
 
     rows.sort(key=lambda r: (-round(r["conf"], 9), when(r), r["best_rank"], -r["direct_score"],
                              r["id"]))
+    if cfg.recency_band and intent.direction == "near" and intent.window is None:
+        rows = latest_first(rows, cfg)
     if intent.about_present and intent.window is None and slots:
         rows = current_first(rows, slots)
     return [

@@ -28,3 +28,26 @@ def test_current_first_moves_stale_turns_below_the_current_evidence():
     assert out[3]["conf"] == 0.8  # no longer scored above what ranks above it
     # nothing current among the candidates: the order is kept
     assert [r["id"] for r in current_first(rows[:2], ["works_at"])] == ["old", "chat"]
+
+
+def test_latest_first_within_the_band_of_direct_hits():
+    from datetime import UTC, datetime
+
+    from graphmem.retrieval.config import FUSED
+    from graphmem.retrieval.fusion import latest_first
+
+    def said(id_, conf, day, direct=1.0):
+        return {"id": id_, "conf": conf, "direct_score": direct,
+                "mentioned_at": datetime(2024, 1, day, 12, tzinfo=UTC)}
+
+    rows = [said("jan-old", 2.0, 3), said("jan-new", 1.2, 20), said("neighbour", 1.1, 25, 0.0),
+            said("far", 0.5, 28)]
+    # the later of two direct hits within half the best comes first; a derived-only neighbour
+    # and an item below the band keep their places after them
+    assert [r["id"] for r in latest_first(rows, FUSED)] == ["jan-new", "jan-old", "neighbour",
+                                                             "far"]
+    # the band is off: the order is kept
+    assert latest_first(rows, FUSED.with_(recency_band=1.0)) == rows
+    # same day: the order is kept
+    same = [said("a", 2.0, 3), said("b", 1.5, 3)]
+    assert [r["id"] for r in latest_first(same, FUSED)] == ["a", "b"]
