@@ -192,6 +192,9 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
         pet = L.PETS.get(noun) or ("pet" if noun == "pet" else None)
         fam = L.FAMILY_COUNT.get(noun)
         count = 0 if num == "no" else number(num)
+        if (fix := P.NUMBER_FIX.match(text, oe)) and count is not None:
+            count, num = number(fix.group("num")), norm(fix.group("num"))  # "two, wait no, three"
+            support_end = max(support_end, fix.end())
         if num in ("another", "a second", "second") or num.endswith("more") or (
                 acquire and count is None):
             count_text = "+" + str(number(num.split()[0]) or 1) if num.endswith("more") \

@@ -29,7 +29,8 @@ FEWER = re.compile(
     _SUBJ + r"\s+(?:now\s+)?(?:have|own|got)\s+(?P<num>" + _NUM + r"|a\s+few)\s+(?P<dir>fewer|less|"
     r"more)\s+" + _NOUN + r"\b", re.IGNORECASE)
 GAINED = re.compile(
-    _SUBJ + r"\s+(?:got|bought|adopted|added|picked\s+up|brought\s+home|rescued|took\s+in|"
+    r"(?:" + _SUBJ + r"\s+|" + P.SENTENCE_START + r")"  # "Picked up two more fish": no "I"
+    r"(?:got|bought|adopted|added|picked\s+up|brought\s+home|rescued|took\s+in|"
     r"ended\s+up\s+(?:buying|getting|adopting))\s+"
     r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
 LOST = re.compile(
@@ -76,6 +77,12 @@ def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
     return fact(s, "possession" if predicate.startswith("owns") else "attribute", predicate,
                 sentence, m.start(), m.end(), value=value, time=time, confidence=0.8,
                 roles=[user_role(), RoleRef("object", noun, type_of(noun))])
+
+
+def prefilter(text: str) -> bool:
+    """Counts said without a first-person word: "Baby number four arrived", "Picked up two more
+    fish today"."""
+    return bool(BABY_NUMBER.search(text) or GAINED.search(text))
 
 
 def counts(s: Sentence) -> list[FactCandidate]:

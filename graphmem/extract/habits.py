@@ -23,8 +23,22 @@ _ADVERBS = (r"(?:\s+(?:usually|always|often|normally|typically|generally|still|n
             r"regularly|really|religiously|try\s+to))*")
 _VERB_ALT = "|".join(sorted({*L.ACTIVITY_VERBS, *L.LIGHT_VERBS, *L.CONSUME_VERBS}, key=len,
                             reverse=True))
-ROUTINE = re.compile(r"\b(?P<subj>I|we)" + _ADVERBS + r"\s+(?P<verb>" + _VERB_ALT + r")\b",
+# "I swim every Tuesday", "I've been journaling every night", "I usually have a beer with dinner"
+# (a habit adverb alone is its frequency: `adv`); "have" only with a food or a drink.
+ROUTINE = re.compile(
+    r"\b(?P<subj>I|we)(?P<prog>(?:" + AP + r"ve|\s+have)\s+been|" + AP + r"m|" + AP +
+    r"re|\s+am|\s+are)?(?P<adv>" + _ADVERBS + r")\s+(?P<verb>" + _VERB_ALT +
+    r"|have|[a-z]+ing)\b", re.IGNORECASE)
+HABIT_ADVERB = re.compile(r"\b(?:usually|always|normally|typically|regularly|religiously)\b",
+                           re.IGNORECASE)
+# "I used to do pottery (but I quit)": a habit that ended.
+USED_TO = re.compile(r"\b(?P<subj>I|we)\s+used\s+to\s+(?P<verb>" + _VERB_ALT + r")\b",
                      re.IGNORECASE)
+# "I'm on TikTok constantly": an app used all the time.
+ON_APP = re.compile(
+    r"\b(?:I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+(?:always\s+|constantly\s+)?on\s+"
+    r"(?P<app>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+(?:constantly|all\s+the\s+time|24/7|"
+    r"nonstop|non-stop|way\s+too\s+much|too\s+much|every\s+(?:day|night)|daily|all\s+day)\b")
 NO_MORE = re.compile(
     r"\b(?P<subj>I|we)\s+(?:(?:don" + AP + r"t|do\s+not|no\s+longer|never)\s+)(?:really\s+|"
     r"even\s+)?(?P<verb>" + _VERB_ALT + r")\b|\b(?P<subj2>I|we)(?:" + AP + r"m|" + AP +
@@ -48,7 +62,14 @@ AGAIN = re.compile(
     r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
 _CUT = frozenset("using with for at in from on to into during every each since by as and or "
                  "over when because after before once while this last these every so "
-                 "again anymore now most many pretty really quite way all".split())
+                 "again anymore now most many pretty really quite way all lot lots bit ton "
+                 "tons little while around about through near minutes hours".split())
+# "a 10-minute walk", "a glass of wine", "cold turkey": the measure or manner is not the object.
+_MEASURE = re.compile(r"\b\d+[-\s]?(?:minutes?|mins?|hours?|hrs?|miles?|km|k)\b|"
+                      r"\b(?:glass|cup|mug|can|pint|bottle|bowl|slice|piece|shot|pot|plate)e?s?"
+                      r"\s+of\b|\bcold\s+turkey\b", re.IGNORECASE)
+
+_NOT_AN_ACTIVITY = frozenset("bed sleep work home school office class shower toilet".split())
 
 
 def gerund(verb: str) -> str:
@@ -74,7 +95,7 @@ def base_verb(word: str) -> str | None:
 def object_words(phrase: str) -> list[str]:
     """The object's words, without articles, up to a preposition, number or adverb."""
     words = []
-    for w in re.findall(r"[A-Za-z][\w'’-]*", phrase):
+    for w in re.findall(r"[A-Za-z][\w'’-]*", _MEASURE.sub(" ", phrase)):
         low = w.lower()
         if low in _CUT or low in L.NUMBER_WORDS or low in ("times", "once", "twice") or (
                 low.endswith("ly") and len(low) > 5 and words):
@@ -100,7 +121,9 @@ def activity(phrase: str) -> tuple[str, str] | None:
         return ("consumes", " ".join(obj)) if obj else None
     if verb in L.LIGHT_VERBS:
         obj = object_words(re.sub(r"^\s*(?:to|out|for)\b", "", rest, flags=re.I))
-        return (f"does:{slug(' '.join(obj))}", " ".join(obj)) if obj else None
+        if not obj or " ".join(obj).lower() in _NOT_AN_ACTIVITY:
+            return None  # "I usually go to bed at 11"
+        return f"does:{slug(' '.join(obj))}", " ".join(obj)
     if verb in L.ACTIVITY_VERBS:
         g = gerund(verb)
         return f"does:{g}", g
@@ -164,19 +187,56 @@ def routines(s: Sentence) -> list[FactCandidate]:
     for m in ROUTINE.finditer(text):
         if s.hedged(m.start()):
             continue
+        verb = m.group("verb").lower()
+        if verb.endswith("ing") and verb != "sing":
+            if not m.group("prog") or not base_verb(verb):
+                continue  # "I've been journaling": a progressive of a known habit verb only
+        elif m.group("prog"):
+            continue
         clause_end = s.clause_end(m.end())
         freq = FREQUENCY.search(text, m.end(), max(clause_end, m.end()) + 1)
         lead = FREQUENCY.search(text, 0, m.start())
-        if not freq and not (lead and _LEAD_GAP.fullmatch(text[lead.end():m.start()])):
+        if not freq and not (lead and _LEAD_GAP.fullmatch(text[lead.end():m.start()])) and \
+                not HABIT_ADVERB.search(m.group("adv")):
             continue
-        verb = m.group("verb").lower()
         oe = bounded(text, skip_ws(text, m.end()), 5)
-        found = activity(verb + " " + text[m.end():oe])
+        if verb == "have":
+            obj = object_words(text[m.end():oe])
+            found = ("consumes", " ".join(obj)) if obj and consumable(" ".join(obj)) else None
+        else:
+            found = activity(verb + " " + text[m.end():oe])
         if not found:
             continue
         end = freq.end() if freq else oe
         start = lead.start() if lead and not freq else m.start()
         out.append(candidate(s, found, start, max(end, m.end()), how="routine"))
+    return [f for f in out if f]
+
+
+def used_to(s: Sentence) -> list[FactCandidate]:
+    """A habit that ended: "I used to do pottery but I quit", "we used to hike a lot"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in USED_TO.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        oe = bounded(text, skip_ws(text, m.end()), 5)
+        found = activity(m.group("verb") + " " + text[m.end():oe])
+        if found:
+            out.append(candidate(s, found, m.start(), oe, how="stop"))
+    return [f for f in out if f]
+
+
+def app_use(s: Sentence) -> list[FactCandidate]:
+    """An app used all the time: "I'm on TikTok constantly"."""
+    out: list[FactCandidate | None] = []
+    for m in ON_APP.finditer(s.text):
+        app = clean(m.group("app"))
+        if s.hedged(m.start()) or vague(app) or app.lower() in L.GENERIC_ORGS:
+            continue
+        out.append(fact(s, "routine", "uses", f"User uses {app} all the time.", m.start(),
+                        m.end(), value=app, confidence=0.7,
+                        roles=[user_role(), RoleRef("object", app, "product")]))
     return [f for f in out if f]
 
 

@@ -189,7 +189,8 @@ DOUBLING_VERBS = frozenset("swim run jog shop skip dig knit".split())
 CONSUMABLES = FOOD | frozenset("""
 coffee tea soda pop alcohol wine beer liquor booze sugar candy sweets chocolate meat pork beef
 dairy milk cheese gluten bread carbs caffeine snacks chips dessert desserts eggs seafood juice
-energy drinks red meat junk food fast food fried food processed food sweet
+energy drinks red meat junk food fast food fried food processed food sweet coke cola lager
+cider whisky whiskey vodka rum gin espresso latte lattes cappuccino matcha kombucha
 """.split()) | frozenset(("red meat", "junk food", "fast food", "fried food", "energy drinks",
                           "spicy food", "processed food"))
 

@@ -74,6 +74,57 @@ LAST_DAY = re.compile(r"\b(?:was|is|will\s+be)\s+my\s+(?:very\s+)?last\s+day\s+(
 # "I started at Canva on Monday": a new employer (a proper name only).
 STARTED_AT = re.compile(r"\b(?P<subj>I)" + _AUX + r"\s+(?:started|began)\s+(?:at|with)\s+(?=[A-Z])")
 
+# "my first few weeks at Figma": a new employer; "since leaving Shopify" beside it, the old one.
+FIRST_STRETCH = re.compile(
+    r"\bmy\s+first\s+(?:few\s+|couple\s+(?:of\s+)?|two\s+|three\s+)?(?:days?|weeks?|months?)"
+    r"\s+(?:at|with)\s+(?=[A-Z])", re.IGNORECASE)
+SINCE_LEAVING = re.compile(r"\b(?:since|after)\s+(?:leaving|quitting)\s+(?=[A-Z])",
+                           re.IGNORECASE)
+_JOB_WORD = re.compile(r"\b(?:job|work|role|position|company|employer|hired|joined|boss)\b",
+                       re.IGNORECASE)
+# "I teach chemistry at Westfield High": the employer and the occupation.
+TEACH = re.compile(r"\b(?P<subj>I)(?:\s+(?:still|currently|now|also))*\s+teach\s+"
+                   r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+at\s+(?=[A-Z])")
+
+
+def _employer(s: Sentence, m: re.Match[str], org: str, end: int, *,
+              left: bool = False) -> FactCandidate | None:
+    return fact(s, "event" if left else "attribute", "works_at",
+                f"User left their job at {org}." if left else f"User works at {org}.",
+                m.start(), end, value=org, modality="negated" if left else "asserted",
+                confidence=0.8, time=s.time_for(m.start(), end, s.clause_end(end)),
+                roles=[user_role(), RoleRef("employer", org, "organization")])
+
+
+def job_mentions(s: Sentence) -> list[FactCandidate]:
+    """Employers said in passing: "my first weeks at Figma since leaving Shopify", "I teach
+    chemistry at Westfield High"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    leaving = SINCE_LEAVING.search(text)
+    first = [m for m in FIRST_STRETCH.finditer(text) if not s.hedged(m.start())
+             and (leaving or _JOB_WORD.search(text))]  # not "my first week at Camp Wonder"
+    for m in first:
+        new, end = _org_after(text, m.end())
+        if new and not P.PROPER_TIME.match(new):
+            out.append(_employer(s, m, new, end))
+    if first or _JOB_WORD.search(text):
+        for m in SINCE_LEAVING.finditer(text):
+            old, end = _org_after(text, m.end())
+            if old and not s.hedged(m.start()) and not P.PROPER_TIME.match(old):
+                out.append(_employer(s, m, old, end, left=True))
+    for m in TEACH.finditer(text):
+        org, end = _org_after(text, m.end())
+        if not org or s.hedged(m.start()):
+            continue
+        out.append(_employer(s, m, org, end))
+        what = clean(m.group("what"))
+        if not vague(what):
+            out.append(fact(s, "attribute", "occupation", f"User is a {what} teacher.",
+                            m.start(), m.end("what"), value=f"{what} teacher", confidence=0.7,
+                            roles=[user_role()]))
+    return [f for f in out if f]
+
 
 def job_changes(s: Sentence) -> list[FactCandidate]:
     """"I left Initech and joined Hooli", "quit my job at Globex and started at Umbrella": the

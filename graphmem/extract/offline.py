@@ -47,15 +47,16 @@ class OfflineExtractor:
                 return []
             return dedupe(shapes.recommendations(text))
         if role == "system" or P.QUESTION_START.match(text) or not (
-                P.FIRST_PERSON.search(text) or life.prefilter_home(text)):
+                P.FIRST_PERSON.search(text) or life.prefilter_home(text)
+                or P.SUBJECTLESS.search(text) or counting.prefilter(text)):
             return []
         s = Sentence(text)
         out: list[FactCandidate] = []
-        for m in P.CLAUSE.finditer(text):
+        for m in (*P.CLAUSE.finditer(text), *P.SUBJECTLESS.finditer(text)):
             verb = norm(m.group("verb"))
             family, pred = L.VERBS[verb]
             aux = m.group("aux") or ""
-            if verb in L.BE_REQUIRED and not P.BE_AUX.search(aux):
+            if verb in L.BE_REQUIRED and not P.BE_AUX.search(aux) and m.group("subj"):
                 continue
             if s.hedged(m.start()):
                 continue
@@ -63,8 +64,13 @@ class OfflineExtractor:
             out.extend(HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted"))
         out.extend(shapes.plans(s))
         low = text.lower()
-        if habits.FREQUENCY.search(text):
+        if habits.FREQUENCY.search(text) or habits.HABIT_ADVERB.search(text) or \
+                " been " in low:
             out.extend(habits.routines(s))
+        if "used to" in low:
+            out.extend(habits.used_to(s))
+        if " on " in low:
+            out.extend(habits.app_use(s))
         if habits.CHANGE_CUE.search(text):
             out.extend(habits.no_more(s))
         if "in ages" in low or (" in " in low or " since" in low) and (
@@ -75,6 +81,8 @@ class OfflineExtractor:
         if any(w in low for w in ("left ", "quit ", "resigned", "last day", "started at",
                                   "began at", "started with", "began with")):
             out.extend(life.job_changes(s))
+        if "first " in low or "leaving" in low or "quitting" in low or "teach " in low:
+            out.extend(life.job_mentions(s))
         out.extend(life.homes(s))
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low:
             out.extend(life.cancellations(s))

@@ -47,6 +47,10 @@ _MONTHS = ("january|february|march|april|may|june|july|august|september|october|
            "december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
 _WD = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _NUMW = "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
+# Where a chat sentence starts without its subject ("Back from Lisbon yesterday!", "Picked up
+# two more fish today"): the speaker is the subject.
+SENTENCE_START = (r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\"'“(]*(?:(?:just|finally|so|well|and|also|"
+                  r"anyway|ok|okay|oh|update|officially)[\s,:!]+)*")
 # Trailing material a place/organisation/event value should not carry.
 VALUE_TAIL = re.compile(
     r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
@@ -87,6 +91,15 @@ _VERB_ALT = "|".join(
 CLAUSE = re.compile(
     r"\b(?P<subj>I|we)(?P<aux>(?:" + AP + r"(?:m|ve|re)\b)?(?:\s+(?:" + _AUX_WORDS + r")\b)*)"
     r"\s+(?P<verb>" + _VERB_ALT + r")(?![\w'’-])", re.IGNORECASE)
+# Past-tense verb phrases a subjectless sentence may open with ("Moved to Denver in May").
+_IRREGULAR_PAST = frozenset("got went took began left quit sold bought came flew drove ran won met "
+                            "made had gave found kept sent spent".split())
+_PAST_ALT = "|".join(sorted((v for v in VERBS if v.split()[0].endswith("ed") or v.split()[0]
+                             in _IRREGULAR_PAST or v.startswith(("back ", "just back ",
+                                                                 "finally back "))),
+                            key=len, reverse=True))
+SUBJECTLESS = re.compile(SENTENCE_START + r"(?P<subj>)(?P<aux>)(?P<verb>" + _PAST_ALT +
+                         r")(?![\w'’-])", re.IGNORECASE)
 NEGATORS = re.compile(r"\b(?:not|never|no\s+longer|\w+n" + AP + r"t)\b", re.IGNORECASE)
 BE_AUX = re.compile(r"(?:" + AP + r"(?:m|re)|\b(?:am|are|was|were))\b", re.IGNORECASE)
 PERFECT_AUX = re.compile(r"(?:" + AP + r"ve|\b(?:have|has))\b", re.IGNORECASE)
@@ -240,12 +253,19 @@ FIRST_PERSON_WORDS = [(re.compile(r"\b(?:my|our)\b", re.I), "their"),
                        (re.compile(r"\b(?:me|us)\b", re.I), "them"),
                        (re.compile(r"\b(?:myself|ourselves)\b", re.I), "themselves"),
                        (re.compile(r"\b(?:I|we)\b", re.I), "they")]
+# A proper name of up to six words; a word ending in a full stop goes on only when it is an
+# abbreviation or an initial ("St. Paul", "J. Crew"), never across a sentence ("Uber. Lyft").
 PROPER = re.compile(
-    r"(?i:the\s+)?(?P<p>(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*(?:\s+(?:(?:of|de|del|la|da|"
+    r"(?i:the\s+)?(?P<p>(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*(?:(?<![a-z]{2}\.)\s+(?:(?:of|de|del|la|da|"
     r"upon|on|the|&)\s+)?(?!I\b)(?:[A-Z]|\d+[A-Za-z-])[\w'’.&-]*){0,5}"
     r"(?:,\s+(?!I\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?"
     r"(?=\s*(?:$|[,.;!?)]|\s(?:and|but|so|with|for|since|in|last|this|next|because|where|which|"
     r"a|about|to|from|now|after|before|until|when|on|at|too|recently|back|yesterday)\b)))?)")
+# A number taken back at once: "two cats, wait no, three" (three is the count).
+NUMBER_FIX = re.compile(
+    r"[\s,]*(?:wait|no|sorry|oops|actually|I\s+mean|make\s+that|scratch\s+that)\b"
+    r"(?:[\s,.]*(?:wait|no|sorry|actually|I\s+mean))*[\s,.]+(?P<num>\d{1,3}|" + _NUMW + r")\b",
+    re.IGNORECASE)
 DATE_WORD = re.compile(r"(?:" + _WD + r"|" + _MONTHS + r")", re.IGNORECASE)
 # A name's run that ends in a date word is a time, not part of the name: "Canva on Monday".
 NAME_TIME_TAIL = re.compile(r"\s+(?:on|in|upon)\s+(?:" + _WD + r"|" + _MONTHS + r")\b.*$",

@@ -58,6 +58,23 @@ CASES = [
     ("Kid number three was born on Friday, we're over the moon!", "count:child", "3", "asserted"),
     ("I haven't ridden since the crash, honestly I haven't played golf since June either.",
      "does:golf", "golf", "negated"),
+    # habits in the progressive or with a habit adverb, an app used all the time, habits ended
+    ("I've been knitting every evening since the baby came.", "does:knitting", "knitting",
+     "asserted"),
+    ("I normally have a glass of wine after work.", "consumes", "wine", "asserted"),
+    ("I'm on Instagram way too much, it's a problem.", "uses", "Instagram", "asserted"),
+    ("We used to hike a lot before the kids.", "does:hiking", "hiking", "negated"),
+    ("I quit cola cold turkey in January.", "avoids", "cola", "asserted"),
+    # said without "I": the speaker is the subject
+    ("Just back from Marrakech, what a trip!", "returned_from", "Marrakech", "asserted"),
+    ("Adopted two more hens at the weekend.", "owns_count:chicken", "+2", "asserted"),
+    # a number taken back at once; an employer said in passing
+    ("We've got four kids, sorry, five, I keep forgetting the baby.", "count:child", "5",
+     "asserted"),
+    ("I teach maths at Holloway Academy.", "works_at", "Holloway Academy", "asserted"),
+    ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Canva", "negated"),
+    ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Atlassian",
+     "asserted"),
 ]
 
 
@@ -85,6 +102,9 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "I haven't seen him in ages.",  # no habit
     "I'm back at work tomorrow.",  # a state regained, no hobby
     "I'm back to normal now.",
+    "I usually go to bed around 11.",  # no hobby
+    "My first week at Camp Juniper was a blast.",  # no employer without a word of work
+    "Since leaving Denver I sleep better.",  # a city left, no job
 ])
 def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
@@ -97,3 +117,11 @@ def test_dates_are_not_places_and_a_day_trip_is_no_time():
     assert not [f for f in facts if f.predicate == "lives_in"]
     plan = X.extract("Maybe we'll squeeze in a day trip to Bruges if we have time.", "user")
     assert all(f.time_text is None for f in plan)
+
+
+def test_a_name_does_not_run_across_a_full_stop():
+    got = {(f.predicate, f.value) for f in X.extract(
+        "As of today I work at Uber. Lyft was my old job.", "user")}
+    assert ("works_at", "Uber") in got, got
+    got = {(f.predicate, f.value) for f in X.extract("I work at J. Crew now.", "user")}
+    assert ("works_at", "J. Crew") in got, got
