@@ -39,7 +39,15 @@ def _holding(facts: list[FactEvent], spec: dict[str, Any]) -> bool:
                for f in facts)
 
 
+class Failures(list[str]):
+    """The labels of the checks that did not hold, and how many checks were made."""
+
+    attempted: int = 0
+
+
 def _attempt(failures: list[str], label: str, check: Callable[[], bool]) -> None:
+    if isinstance(failures, Failures):
+        failures.attempted += 1
     try:
         ok = check()
     except Exception as error:  # a missing feature counts as a failed check, not a crash
@@ -58,11 +66,11 @@ def _ingest(mem: Memory, scenario: Scenario, user_id: str, sessions=None) -> Non
         mem.ingest([transcript])
 
 
-def check(mem: Memory, scenario: Scenario, user_id: str) -> list[str]:
+def check(mem: Memory, scenario: Scenario, user_id: str) -> Failures:
     """Ingest the scenario as `user_id` and list the checks that do not hold (empty: it
     passes). The caller forgets `user_id`; the second user, if any, is forgotten here."""
     _ingest(mem, scenario, user_id)
-    c, failures = scenario.checks, []
+    c, failures = scenario.checks, Failures()
     current = mem.facts(user_id)
     history = mem.facts(user_id, history=True)
     for spec in c["holds"]:
@@ -152,6 +160,7 @@ class Outcome:
     category: str
     failures: list[str]
     xfail: str | None = None
+    checks: int = 0  # how many checks were made (a scenario passes only if all hold)
 
     @property
     def passed(self) -> bool:
@@ -176,6 +185,11 @@ class CurrencyBench:
     def passed(self) -> int:
         return sum(o.passed for o in self.outcomes)
 
+    def checks(self) -> tuple[int, int]:
+        """(held, made) over every check of every scenario: a finer figure than scenarios."""
+        made = sum(o.checks for o in self.outcomes)
+        return made - sum(len(o.failures) for o in self.outcomes), made
+
     def goals_missed(self) -> list[str]:
         """One phrase per goal not met (empty: all are met)."""
         missed = []
@@ -190,6 +204,7 @@ class CurrencyBench:
         n = len(self.outcomes)
         return {"path": self.path, "seconds": round(self.seconds, 1),
                 "passed": self.passed, "total": n, "rate": round(self.passed / n, 4) if n else 0,
+                "checks": dict(zip(("held", "made"), self.checks(), strict=True)),
                 "categories": {c: {"passed": p, "total": t, "rate": round(p / t, 4)}
                                for c, (p, t) in self.categories().items()},
                 "failures": [o.__dict__ for o in self.outcomes if not o.passed],
@@ -208,7 +223,7 @@ def run_currency_bench(mem: Memory, scenarios: list[Scenario], path: str | Path 
             failures = check(mem, s, user_id)
         finally:
             mem.forget(user_id)
-        outcome = Outcome(s.id, s.category, failures, s.xfail)
+        outcome = Outcome(s.id, s.category, list(failures), s.xfail, failures.attempted)
         res.outcomes.append(outcome)
         if on_scenario:
             on_scenario(outcome)

@@ -267,6 +267,8 @@ def bench_currency(path, show_failures, as_json) -> None:
         n = len(res.outcomes)
         click.echo(f"{'all':<26} {res.passed:>3}/{n:<3} {res.passed / n:6.1%}   "
                    f"({res.seconds:.0f} s)")
+        held, made = res.checks()
+        click.echo(f"{'checks held':<26} {held:>3}/{made:<3} {held / max(made, 1):6.1%}")
         click.echo("goals met" if not missed else "goals not met: " + "; ".join(missed))
     if missed:
         raise SystemExit(1)
