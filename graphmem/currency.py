@@ -60,6 +60,10 @@ weeks weekend month months year years day days time again too also""".split())
 _PURPOSE = re.compile(r"\s+for\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
 # Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
 _TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway tour journey".split())
+# Heads that name doing something to the word before them: "the bathroom remodel" is about the
+# bathroom, as "remodel the bathroom" is.
+_ACTION_HEADS = frozenset("""remodel remodeling remodelling renovation renovations reno redo refit
+makeover extension overhaul upgrade repaint rewire refurb refurbishment""".split())
 
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
@@ -106,6 +110,8 @@ def plan_key(value: str | None) -> str | None:
     before = words[head - 1].lower() if head > 0 else ""
     if (not before or before in _NOT_MODIFIER) and words[head].lower() in _TRAVEL_HEADS:
         return None  # "my trip", "a trip there": no place, no kind, so not one trip
+    if before and before not in _NOT_MODIFIER and words[head].lower() in _ACTION_HEADS:
+        return normalise_name(before)
     key = words[head] if not before or before in _NOT_MODIFIER else f"{before} {words[head]}"
     return normalise_name(key)
 

@@ -92,7 +92,26 @@ def plans(s: Sentence) -> list[FactCandidate]:
                      user_role(), RoleRef("object", name, "place")], time=time)
         if f:
             out.append(f)
+    for m in EXAM_PLAN.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        what = clean(m.group("what"), drop_possessive=False)
+        time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
+        f = fact(s, "plan", "plans", f"User plans to take the {what}.", m.start(), m.end(),
+                 value=f"take the {what}", modality="planned", time=time, confidence=0.75,
+                 roles=[user_role(), RoleRef("object", what, "event")])
+        if f:
+            out.append(f)
     return out
+
+
+# "I'm taking the bar exam in July", "I'm sitting my driving test on Friday": a test ahead.
+EXAM_PLAN = re.compile(
+    r"\b(?:I|we)(?:['’]m|\s+am|['’]re|\s+are)\s+(?:finally\s+|also\s+)?(?:taking|sitting|"
+    r"doing|writing|retaking|resitting)\s+(?:the|my|our|a)\s+(?P<what>(?:[\w-]+\s+){0,2}?"
+    r"(?:exams?|tests?|boards|finals|certification))(?=\s*(?:$|[,.;:!?)]|(?:in|on|at|next|this|"
+    r"tomorrow|today|tonight|soon|later|again|for|and|but|so|after|before|then|until)\b))",
+    re.IGNORECASE)
 
 
 # "Marvel movies just don't do it for me anymore": a liking that ended.

@@ -57,6 +57,17 @@ def keep_user_speakers(graph: Graph, user_id: str, *, only_missing: bool = False
     graph.write("migrate_user_speakers", user_id=user_id, only_missing=only_missing)
 
 
+def plan_slot_facts(graph: Graph, user_id: str, predicates: list[str]) -> list[dict[str, Any]]:
+    """One user's facts of these predicates with the slot each is stored under."""
+    return graph.read("migrate_plan_slots", user_id=user_id, predicates=predicates)
+
+
+def set_fact_slots(graph: Graph, user_id: str, rows: list[dict[str, Any]]) -> None:
+    """Store new slot keys (`[{"id", "slot"}]`) for some of one user's facts, in one write."""
+    if rows:
+        graph.write("migrate_set_slots", user_id=user_id, rows=rows)
+
+
 # --- migration 0005: re-keying ids -----------------------------------------------------------------
 
 

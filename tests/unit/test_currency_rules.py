@@ -180,6 +180,9 @@ def test_a_common_noun_keeps_its_modifier_in_the_plan_key():
     assert plan_key("repaint the kitchen") == plan_key("repainted the kitchen") == "kitchen"
     assert plan_key("visit Japan in October") == plan_key("Japan") == "japan"
     assert plan_key("to repaint") == "repaint"
+    # a head that names doing something to the word before it: the same thing either way round
+    assert plan_key("the bathroom remodel") == plan_key("remodel the bathroom") == "bathroom"
+    assert plan_key("our kitchen renovation") == plan_key("renovate the kitchen") == "kitchen"
 
 
 def test_a_name_that_modifies_a_noun_keys_the_plan_with_that_noun():

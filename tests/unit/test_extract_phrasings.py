@@ -75,6 +75,9 @@ CASES = [
     ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Canva", "negated"),
     ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Atlassian",
      "asserted"),
+    # a test ahead is a plan
+    ("I'm sitting my driving test on the 14th, wish me luck.", "plans", "take the driving test",
+     "planned"),
 ]
 
 
@@ -117,6 +120,11 @@ def test_dates_are_not_places_and_a_day_trip_is_no_time():
     assert not [f for f in facts if f.predicate == "lives_in"]
     plan = X.extract("Maybe we'll squeeze in a day trip to Bruges if we have time.", "user")
     assert all(f.time_text is None for f in plan)
+
+
+def test_a_test_drive_is_no_exam():
+    facts = X.extract("I'm taking a test drive of the new Civic tomorrow.", "user")
+    assert not [f for f in facts if "test" in (f.value or "") and "drive" not in f.value]
 
 
 def test_a_name_does_not_run_across_a_full_stop():

@@ -1,0 +1,51 @@
+"""A plan and its outcome said with the words the other way round ("remodel the bathroom", then
+"scrapping the bathroom remodel") are one plan: the outcome closes it; migration 0012 re-keys
+plans stored under the older key so a later outcome still finds them."""
+
+import importlib
+
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from tests.helpers import dt
+
+
+def _session(sid, when, text):
+    return SessionRecord(sid, when, [TurnRecord("user", text, source_id=f"{sid}_u1"),
+                                     TurnRecord("assistant", "Noted.", source_id=f"{sid}_a1")])
+
+
+def _plans(mem, user_id):
+    return [f for f in mem.facts(user_id, history=True) if f.predicate == "plans"]
+
+
+def test_an_outcome_closes_the_plan_it_names_the_other_way_round(graph, user_id):
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2024, 2, 18), "We're going to remodel the bathroom this spring."),
+        _session("s2", dt(2024, 4, 9), "We ended up scrapping the bathroom remodel, the quotes "
+                                       "were insane.")])])
+    (plan,) = _plans(mem, user_id)
+    assert plan.status == "superseded"
+    assert any(f.predicate == "cancelled" and f.status == "active"
+               for f in mem.facts(user_id))
+
+
+def test_migration_0012_rekeys_plans_stored_under_the_older_key(graph, user_id):
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2024, 2, 18), "We're going to remodel the bathroom this spring.")])])
+    with graph.session() as s:  # as an older version stored it
+        s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'plans'}) "
+              "SET f.slot = 'user|plan|the bathroom'", u=user_id).consume()
+    report = importlib.import_module("graphmem.schema.0012_plan_slot_keys").migrate(graph)
+    assert report["facts"] >= 1
+    with graph.session() as s:
+        slots = s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'plans'}) "
+                      "RETURN f.slot AS slot", u=user_id).value()
+    assert slots == ["user|plan|bathroom"]
+    again = importlib.import_module("graphmem.schema.0012_plan_slot_keys").migrate(graph)
+    assert again["facts"] == 0  # running it again changes nothing
+    mem.ingest([Transcript(user_id, [
+        _session("s2", dt(2024, 4, 9), "We ended up scrapping the bathroom remodel.")])])
+    (plan,) = _plans(mem, user_id)
+    assert plan.status == "superseded"
