@@ -153,7 +153,13 @@ class SlotFact:
 
     @property
     def effective(self) -> datetime:
-        return self.occurred_start or self.mentioned_at
+        """When it took effect: its occurrence, except that a time which only names the day it
+        was said ("as of today I work at Uber") is the moment it was said, not that midnight."""
+        start = self.occurred_start
+        if start is None or (start.date() == self.mentioned_at.date()
+                             and start <= self.mentioned_at):
+            return self.mentioned_at
+        return start
 
     def said_order(self) -> tuple[datetime, int, int, str]:
         """Order among facts mentioned at the same time: the session heard first, then the

@@ -80,8 +80,10 @@ FIRST_STRETCH = re.compile(
     r"\s+(?:at|with)\s+(?=[A-Z])", re.IGNORECASE)
 SINCE_LEAVING = re.compile(r"\b(?:since|after)\s+(?:leaving|quitting)\s+(?=[A-Z])",
                            re.IGNORECASE)
-_JOB_WORD = re.compile(r"\b(?:job|work|role|position|company|employer|hired|joined|boss)\b",
-                       re.IGNORECASE)
+_JOB_WORD = re.compile(r"\b(?:jobs?|work(?:s|ed|ing)?|role|position|company|employer|hired|"
+                       r"joined|boss)\b", re.IGNORECASE)
+# "I don't work at Boston Scientific, I'm still at Medtronic" (with a word of work).
+STILL_AT = re.compile(r"\b(?:I" + AP + r"m|I\s+am)\s+still\s+(?:at|with)\s+(?=[A-Z])")
 # "I teach chemistry at Westfield High": the employer and the occupation.
 TEACH = re.compile(r"\b(?P<subj>I)(?:\s+(?:still|currently|now|also))*\s+teach\s+"
                    r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+at\s+(?=[A-Z])")
@@ -109,6 +111,10 @@ def job_mentions(s: Sentence) -> list[FactCandidate]:
         if new and not P.PROPER_TIME.match(new):
             out.append(_employer(s, m, new, end))
     if first or _JOB_WORD.search(text):
+        for m in STILL_AT.finditer(text):
+            org, end = _org_after(text, m.end())
+            if org and not s.hedged(m.start()) and not P.PROPER_TIME.match(org):
+                out.append(_employer(s, m, org, end))
         for m in SINCE_LEAVING.finditer(text):
             old, end = _org_after(text, m.end())
             if old and not s.hedged(m.start()) and not P.PROPER_TIME.match(old):

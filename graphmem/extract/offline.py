@@ -81,7 +81,8 @@ class OfflineExtractor:
         if any(w in low for w in ("left ", "quit ", "resigned", "last day", "started at",
                                   "began at", "started with", "began with")):
             out.extend(life.job_changes(s))
-        if "first " in low or "leaving" in low or "quitting" in low or "teach " in low:
+        if any(w in low for w in ("first ", "leaving", "quitting", "teach ", "still at",
+                                  "still with")):
             out.extend(life.job_mentions(s))
         out.extend(life.homes(s))
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low:

@@ -215,6 +215,23 @@ def test_two_sessions_stamped_alike_are_ordered_by_when_memory_heard_them():
     assert by_id(decide_slot([first, earlier]))["z"].status == "active"
 
 
+def test_today_takes_effect_when_it_is_said_not_at_midnight():
+    from dataclasses import replace
+
+    noon, evening = datetime(2024, 8, 19, 12, tzinfo=UTC), datetime(2024, 8, 19, 18, tzinfo=UTC)
+    lyft = replace(fact("l", "works_at", "Lyft", noon), heard_at=dt(9, 1))
+    # "as of today I work at Uber", said later that day: "today" resolves to the day's start
+    uber = replace(fact("u", "works_at", "Uber", evening, occurred=datetime(2024, 8, 19, tzinfo=UTC)),
+                   heard_at=dt(9, 2))
+    for facts in itertools.permutations([lyft, uber]):
+        d = by_id(decide_slot(list(facts)))
+        assert d["u"].status == "active" and d["l"].status == "superseded"
+    assert uber.effective == evening
+    # a day before the day it was said is still that day
+    past = fact("p", "works_at", "Hooli", evening, occurred=datetime(2024, 8, 12, tzinfo=UTC))
+    assert past.effective == datetime(2024, 8, 12, tzinfo=UTC)
+
+
 def test_a_lower_tally_of_deeds_counts_something_else():
     a = fact("a", "count:course", "3", dt(2))
     b = fact("b", "count:course", "2", dt(4))  # "two courses on another site"

@@ -75,6 +75,7 @@ CASES = [
     ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Canva", "negated"),
     ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Atlassian",
      "asserted"),
+    ("No, I never worked for Deloitte, I'm still with KPMG.", "works_at", "KPMG", "asserted"),
     # a test ahead is a plan
     ("I'm sitting my driving test on the 14th, wish me luck.", "plans", "take the driving test",
      "planned"),
