@@ -156,32 +156,38 @@ def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1
 
 
 def chart(result: ScaleResult, out: str) -> None:
-    """p95 per part against the user's turns (log x), one line per database size."""
+    """p95 per part (and fused p50) against the user's turns (log x): one line style for the
+    searched user with next to no one else in the database, one with the other users added."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2))
-    groups: dict[int, list[ScalePoint]] = {}
+    fig, ax = plt.subplots(figsize=(8, 4.6))
+    groups: dict[bool, list[ScalePoint]] = {}
     for p in result.points:
-        groups.setdefault(p.db_users, []).append(p)
-    styles = ["-", "--", ":"]
-    for (db_users, points), style in zip(sorted(groups.items()), itertools.cycle(styles), strict=False):
+        groups.setdefault(p.db_users > 10, []).append(p)
+    for crowded, points in sorted(groups.items()):
+        style = ":" if crowded else "-"
+        where = f"{max(p.db_users for p in points):,} users in the database" if crowded \
+            else "few users in the database"
         points.sort(key=lambda p: p.turns)
         for part, colour in zip(PARTS, ("black", "tab:blue", "tab:orange", "tab:green"),
                                 strict=True):
             xs = [p.turns for p in points if part in p.ms]
-            ys = [p.ms[part]["p95"] for p in points if part in p.ms]
-            if xs:
-                ax.plot(xs, ys, style, marker="o", color=colour,
-                        label=f"{part} p95 ({db_users} users in the database)")
+            if not xs:
+                continue
+            ax.plot(xs, [p.ms[part]["p95"] for p in points if part in p.ms], style, marker="o",
+                    color=colour, label=f"{part} p95, {where}")
+            if part == "fused":
+                ax.plot(xs, [p.ms[part]["p50"] for p in points if part in p.ms], style,
+                        marker="x", color="grey", label=f"fused p50, {where}")
     ax.set_xscale("log")
     ax.set_xlabel("turns held by the searched user")
-    ax.set_ylabel("latency p95 (ms)")
+    ax.set_ylabel("search latency (ms)")
     ax.set_title("graphmem search latency as one user's memory grows")
     ax.axhline(150, color="grey", linewidth=0.8)
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)

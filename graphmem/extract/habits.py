@@ -29,6 +29,7 @@ ROUTINE = re.compile(
     r"\b(?P<subj>I|we)(?P<prog>(?:" + AP + r"ve|\s+have)\s+been|" + AP + r"m|" + AP +
     r"re|\s+am|\s+are)?(?P<adv>" + _ADVERBS + r")\s+(?P<verb>" + _VERB_ALT +
     r"|have|[a-z]+ing)\b", re.IGNORECASE)
+_GOING_TO_DO = re.compile(r"\s+to\s+(?!(?:the|a|an|my|our|his|her|their|this|that)\b)[a-z]")
 HABIT_ADVERB = re.compile(r"\b(?:usually|always|normally|typically|regularly|religiously)\b",
                            re.IGNORECASE)
 # "I used to do pottery (but I quit)": a habit that ended.
@@ -97,6 +98,8 @@ def object_words(phrase: str) -> list[str]:
     words = []
     for w in re.findall(r"[A-Za-z][\w'’-]*", _MEASURE.sub(" ", phrase)):
         low = w.lower()
+        if low.endswith("ly") and len(low) > 5 and not words and low not in L.CONSUMABLES:
+            continue  # "playing regularly on Saturdays": an adverb, not the object
         if low in _CUT or low in L.NUMBER_WORDS or low in ("times", "once", "twice") or (
                 low.endswith("ly") and len(low) > 5 and words):
             break
@@ -193,6 +196,8 @@ def routines(s: Sentence) -> list[FactCandidate]:
                 continue  # "I've been journaling": a progressive of a known habit verb only
         elif m.group("prog"):
             continue
+        if verb == "going" and _GOING_TO_DO.match(text, m.end()):
+            continue  # "I'm going to start making changes daily": a plan, no habit
         clause_end = s.clause_end(m.end())
         freq = FREQUENCY.search(text, m.end(), max(clause_end, m.end()) + 1)
         lead = FREQUENCY.search(text, 0, m.start())

@@ -98,8 +98,11 @@ _PAST_ALT = "|".join(sorted((v for v in VERBS if v.split()[0].endswith("ed") or 
                              in _IRREGULAR_PAST or v.startswith(("back ", "just back ",
                                                                  "finally back "))),
                             key=len, reverse=True))
-SUBJECTLESS = re.compile(SENTENCE_START + r"(?P<subj>)(?P<aux>)(?P<verb>" + _PAST_ALT +
-                         r")(?![\w'’-])", re.IGNORECASE)
+# The verb is capitalised as a sentence's first word is (a piece that starts mid-sentence,
+# "applied to Astronomy", is no sentence), and a heading ("Preferred Vendors") is no statement.
+SUBJECTLESS = re.compile(SENTENCE_START + r"(?P<subj>)(?P<aux>)(?:(?<=[\s,:!])|(?=(?-i:[A-Z])))"
+                         r"(?P<verb>" + _PAST_ALT + r")(?![\w'’-])"
+                         r"(?!(?:\s+(?-i:[A-Z])[\w'’-]*)+\s*$)", re.IGNORECASE)
 NEGATORS = re.compile(r"\b(?:not|never|no\s+longer|\w+n" + AP + r"t)\b", re.IGNORECASE)
 BE_AUX = re.compile(r"(?:" + AP + r"(?:m|re)|\b(?:am|are|was|were))\b", re.IGNORECASE)
 PERFECT_AUX = re.compile(r"(?:" + AP + r"ve|\b(?:have|has))\b", re.IGNORECASE)

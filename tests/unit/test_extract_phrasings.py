@@ -123,6 +123,11 @@ def test_dates_are_not_places_and_a_day_trip_is_no_time():
     assert all(f.time_text is None for f in plan)
 
 
+def test_an_adverb_is_no_activity():
+    assert "does:regularly" not in {f.predicate for f in X.extract(
+        "I've been playing regularly on Saturdays", "user")}
+
+
 def test_a_test_drive_is_no_exam():
     facts = X.extract("I'm taking a test drive of the new Civic tomorrow.", "user")
     assert not [f for f in facts if "test" in (f.value or "") and "drive" not in f.value]
@@ -134,3 +139,14 @@ def test_a_name_does_not_run_across_a_full_stop():
     assert ("works_at", "Uber") in got, got
     got = {(f.predicate, f.value) for f in X.extract("I work at J. Crew now.", "user")}
     assert ("works_at", "J. Crew") in got, got
+
+
+@pytest.mark.parametrize("text", [
+    "Preferred Vendors",  # a heading
+    "applied to Astronomy and Physics",  # a piece that starts mid-sentence
+    "I'm going to start making some changes in my daily routine",  # a plan, no habit
+])
+def test_no_fact_from_headings_fragments_or_adverbs(text):
+    facts = X.extract(text, "user")
+    assert not [f for f in facts if f.predicate.startswith("does:") or f.predicate in (
+        "likes", "signed_up_for")], facts
