@@ -81,8 +81,8 @@ def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
 
 def prefilter(text: str) -> bool:
     """Counts said without a first-person word: "Baby number four arrived", "Picked up two more
-    fish today"."""
-    return bool(BABY_NUMBER.search(text) or GAINED.search(text))
+    fish today", "so that's three kids now"."""
+    return bool(BABY_NUMBER.search(text) or GAINED.search(text) or NOW_COUNT.search(text))
 
 
 def counts(s: Sentence) -> list[FactCandidate]:

@@ -232,6 +232,61 @@ def used_to(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+# "the cardiologist wants me to cut out caffeine", "my GP told me to cut down on alcohol": a stop
+# or a cut on advice (people say it once they are doing it).
+ADVISED = re.compile(
+    r"\b(?:wants|wanted|told|asked|advised|recommended|ordered)\s+(?:me|us)\s+to\s+(?P<verb>"
+    r"cut\s+out|give\s+up|stop|quit|avoid|drop|lay\s+off|cut\s+down\s+on|cut\s+back\s+on|"
+    r"go\s+easy\s+on)\s+", re.IGNORECASE)
+# "I'm on like 5 coffees a day": how much of something the user has.
+ON_AMOUNT = re.compile(
+    r"\b(?:I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+on\s+(?:like\s+|about\s+|around\s+|"
+    r"maybe\s+)?(?:\d{1,2}|a\s+couple\s+of|" + "|".join(sorted(
+        (w for w in L.NUMBER_WORDS if " " not in w), key=len, reverse=True)) +
+    r")\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:a|per)\s+(?:day|night|week)\b",
+    re.IGNORECASE)
+# "the early swims went out the window", "my Sunday runs have stopped": a habit that ended.
+HABIT_ENDED = re.compile(
+    r"\b(?:the|my|our)\s+(?:(?:early|morning|evening|nightly|daily|weekly|sunday|saturday|"
+    r"weekend|lunchtime|[a-z]+day)\s+)?(?P<what>[a-z]+s)\s+(?:have\s+|has\s+)?(?:went|gone|"
+    r"have\s+gone)\s+out\s+(?:of\s+)?the\s+window|\b(?:the|my|our)\s+(?:(?:early|morning|evening|"
+    r"nightly|daily|weekly|weekend)\s+)?(?P<what2>[a-z]+s)\s+(?:have\s+|has\s+)?(?:stopped|fell\s+by"
+    r"\s+the\s+wayside|are\s+(?:over|done|finished))\b", re.IGNORECASE)
+
+
+def advised(s: Sentence) -> list[FactCandidate]:
+    """A stop or a cut on someone's advice: "the vet wants us to cut out treats"."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in ADVISED.finditer(text):
+        if s.hedged(m.start()):
+            continue
+        oe = bounded(text, m.end(), 5)
+        verb = " ".join(m.group("verb").lower().split())
+        if verb.startswith(("cut down", "cut back", "go easy")):
+            value = " ".join(object_words(text[m.end():oe]))
+            if value and not vague(value):
+                out.append(fact(s, "preference", "reduces", f"User is cutting down on {value}.",
+                                m.start(), oe, value=value, confidence=0.65,
+                                roles=[user_role(), RoleRef("object", value, "food")]))
+            continue
+        found = activity(text[m.end():oe])
+        if found:
+            out.append(candidate(s, found, m.start(), oe, how="stop"))
+    for m in ON_AMOUNT.finditer(text):
+        value = " ".join(singular(w) if i == len(m.group("what").split()) - 1 else w
+                         for i, w in enumerate(m.group("what").lower().split()))
+        if consumable(value) and not s.hedged(m.start()):
+            out.append(candidate(s, ("consumes", value), m.start(), m.end(), how="routine"))
+    for m in HABIT_ENDED.finditer(text):
+        noun = singular(m.group("what") or m.group("what2"))
+        verb = noun if noun in L.ACTIVITY_VERBS else None
+        found = (f"does:{gerund(verb)}", gerund(verb)) if verb else None
+        if found and not s.hedged(m.start()):
+            out.append(candidate(s, found, m.start(), m.end(), how="stop"))
+    return [f for f in out if f]
+
+
 def app_use(s: Sentence) -> list[FactCandidate]:
     """An app used all the time: "I'm on TikTok constantly"."""
     out: list[FactCandidate | None] = []

@@ -77,16 +77,32 @@ STARTED_AT = re.compile(r"\b(?P<subj>I)" + _AUX + r"\s+(?:started|began)\s+(?:at
 # "my first few weeks at Figma": a new employer; "since leaving Shopify" beside it, the old one.
 FIRST_STRETCH = re.compile(
     r"\bmy\s+first\s+(?:few\s+|couple\s+(?:of\s+)?|two\s+|three\s+)?(?:days?|weeks?|months?)"
-    r"\s+(?:at|with)\s+(?=[A-Z])", re.IGNORECASE)
-SINCE_LEAVING = re.compile(r"\b(?:since|after)\s+(?:leaving|quitting)\s+(?=[A-Z])",
+    r"\s+(?:at|with)\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+SINCE_LEAVING = re.compile(r"\b(?:since|after)\s+(?:leaving|quitting)\s+(?=(?-i:[A-Z]))",
                            re.IGNORECASE)
 _JOB_WORD = re.compile(r"\b(?:jobs?|work(?:s|ed|ing)?|role|position|company|employer|hired|"
                        r"joined|boss)\b", re.IGNORECASE)
 # "I don't work at Boston Scientific, I'm still at Medtronic" (with a word of work).
-STILL_AT = re.compile(r"\b(?:I" + AP + r"m|I\s+am)\s+still\s+(?:at|with)\s+(?=[A-Z])")
+STILL_AT = re.compile(r"\b(?:I" + AP + r"m|I\s+am)\s+still\s+(?:at|with)\s+(?=(?-i:[A-Z]))")
+# A job left and the next one, said in passing: "handed my notice in at Deloitte … starting at
+# Monzo in November", "Left Google last month — I'm at Stripe now".
+NOTICE = re.compile(r"\b(?:handed|handing|gave|giving|put|putting)\s+(?:in\s+)?my\s+notice\s+"
+                    r"(?:in\s+)?(?:at|to|with)\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+LEFT_ORG = re.compile(r"(?:\b(?:I|we)" + _AUX + r"\s+|" + P.SENTENCE_START + r")(?:left|quit)\s+"
+                      r"(?=(?-i:[A-Z]))", re.IGNORECASE)
+NEXT_ORG = re.compile(r"\b(?:starting|start|started|beginning|begin)\s+(?:at|with)\s+(?=(?-i:[A-Z]))",
+                      re.IGNORECASE)
+# "another 70 hour week at Deloitte", "night shifts at St Mary's": where the user works.
+HOURS_AT = re.compile(r"\b(?:\d{1,2}|" + P._NUMW + r")[- ]hour\s+(?:weeks?|days?|shifts?)\s+at\s+"
+                      r"(?=(?-i:[A-Z]))|\b(?:night|day|early|late|double|weekend)\s+shifts?\s+at\s+"
+                      r"(?=(?-i:[A-Z]))", re.IGNORECASE)
+# "GOT THE PROMOTION!!! senior designer from Monday": the role now held.
+PROMOTED_ROLE = re.compile(
+    r"\b(?P<role>(?:senior|junior|lead|head|principal|chief|staff|associate|assistant)\s+[a-z]+"
+    r"(?:\s+[a-z]+)?)\s+(?:from|starting|as\s+of)\s+", re.IGNORECASE)
 # "I teach chemistry at Westfield High": the employer and the occupation.
 TEACH = re.compile(r"\b(?P<subj>I)(?:\s+(?:still|currently|now|also))*\s+teach\s+"
-                   r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+at\s+(?=[A-Z])")
+                   r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+at\s+(?=(?-i:[A-Z]))")
 
 
 def _employer(s: Sentence, m: re.Match[str], org: str, end: int, *,
@@ -108,17 +124,41 @@ def job_mentions(s: Sentence) -> list[FactCandidate]:
              and (leaving or _JOB_WORD.search(text))]  # not "my first week at Camp Wonder"
     for m in first:
         new, end = _org_after(text, m.end())
-        if new and not P.PROPER_TIME.match(new):
+        if new and not P.TIME_NAME.match(new):
             out.append(_employer(s, m, new, end))
     if first or _JOB_WORD.search(text):
         for m in STILL_AT.finditer(text):
             org, end = _org_after(text, m.end())
-            if org and not s.hedged(m.start()) and not P.PROPER_TIME.match(org):
+            if org and not s.hedged(m.start()) and not P.TIME_NAME.match(org):
                 out.append(_employer(s, m, org, end))
         for m in SINCE_LEAVING.finditer(text):
             old, end = _org_after(text, m.end())
-            if old and not s.hedged(m.start()) and not P.PROPER_TIME.match(old):
+            if old and not s.hedged(m.start()) and not P.TIME_NAME.match(old):
                 out.append(_employer(s, m, old, end, left=True))
+    left = [m for m in (*NOTICE.finditer(text), *LEFT_ORG.finditer(text))
+            if not s.hedged(m.start())]
+    for m in left:
+        old, end = _org_after(text, m.end())
+        nxt = NEXT_ORG.search(text, end)
+        if old and (nxt or NOTICE.match(text, m.start())) and not P.TIME_NAME.match(old):
+            out.append(_employer(s, m, old, end, left=True))
+    if left or _JOB_WORD.search(text):
+        for m in NEXT_ORG.finditer(text):
+            new, end = _org_after(text, m.end())
+            if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
+                out.append(_employer(s, m, new, end))
+    for m in HOURS_AT.finditer(text):
+        org, end = _org_after(text, m.end())
+        if org and not s.hedged(m.start()):
+            out.append(_employer(s, m, org, end))
+    if "promot" in text.lower():
+        for m in PROMOTED_ROLE.finditer(text):
+            role = clean(m.group("role")).lower()
+            if not vague(role) and not s.hedged(m.start()):
+                out.append(fact(s, "attribute", "occupation", f"User is now a {role}.",
+                                m.start(), m.end("role"), value=role, confidence=0.7,
+                                time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
+                                roles=[user_role()]))
     for m in TEACH.finditer(text):
         org, end = _org_after(text, m.end())
         if not org or s.hedged(m.start()):
@@ -169,7 +209,7 @@ def job_changes(s: Sentence) -> list[FactCandidate]:
                             roles=[user_role(), RoleRef("employer", old, "organization")]))
     for m in STARTED_AT.finditer(text):
         new, new_end = _org_after(text, m.end())
-        if new and not s.hedged(m.start()) and not P.PROPER_TIME.match(new):
+        if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
             out.append(fact(s, "attribute", "works_at", f"User works at {new}.", m.start(),
                             new_end, value=new, confidence=0.8,
                             time=s.time_for(m.start(), new_end, s.clause_end(new_end)),

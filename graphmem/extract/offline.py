@@ -48,7 +48,8 @@ class OfflineExtractor:
             return dedupe(shapes.recommendations(text))
         if role == "system" or P.QUESTION_START.match(text) or not (
                 P.FIRST_PERSON.search(text) or life.prefilter_home(text)
-                or P.SUBJECTLESS.search(text) or counting.prefilter(text)):
+                or P.SUBJECTLESS.search(text) or counting.prefilter(text)
+                or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)):
             return []
         s = Sentence(text)
         out: list[FactCandidate] = []
@@ -71,6 +72,9 @@ class OfflineExtractor:
             out.extend(habits.used_to(s))
         if " on " in low:
             out.extend(habits.app_use(s))
+        if " me to " in low or " us to " in low or " on " in low or "window" in low or \
+                "stopped" in low or "wayside" in low or " over" in low:
+            out.extend(habits.advised(s))
         if habits.CHANGE_CUE.search(text):
             out.extend(habits.no_more(s))
         if "in ages" in low or (" in " in low or " since" in low) and (
@@ -82,7 +86,8 @@ class OfflineExtractor:
                                   "began at", "started with", "began with")):
             out.extend(life.job_changes(s))
         if any(w in low for w in ("first ", "leaving", "quitting", "teach ", "still at",
-                                  "still with")):
+                                  "still with", "notice", "left ", "quit ", "hour ", "shift",
+                                  "promot")):
             out.extend(life.job_mentions(s))
         out.extend(life.homes(s))
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low:

@@ -274,6 +274,8 @@ DATE_WORD = re.compile(r"(?:" + _WD + r"|" + _MONTHS + r")", re.IGNORECASE)
 NAME_TIME_TAIL = re.compile(r"\s+(?:on|in|upon)\s+(?:" + _WD + r"|" + _MONTHS + r")\b.*$",
                             re.IGNORECASE)
 ORG_LOWER = re.compile(r"(?:a|an|the)\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})")
+# A name that is a day or a month ("Monday", "Sept."), not "Monzo".
+TIME_NAME = re.compile(r"(?:" + _WD + r"|" + _MONTHS + r")\b\.?", re.IGNORECASE)
 PROPER_TIME = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|"
                           r"thu|fri|sat|sun)", re.I)
 REC_TAIL = re.compile(r"\s+(?:for\s+(?:a|an|the|your|some|dinner|lunch|breakfast|brunch|dessert|"

@@ -76,6 +76,21 @@ CASES = [
     ("Loving my first month at Atlassian after quitting Canva.", "works_at", "Atlassian",
      "asserted"),
     ("No, I never worked for Deloitte, I'm still with KPMG.", "works_at", "KPMG", "asserted"),
+    # on advice, an amount a day, a habit that went out the window
+    ("My GP wants me to cut out sugar for a month.", "avoids", "sugar", "asserted"),
+    ("The physio told me to cut back on running.", "reduces", "running", "asserted"),
+    ("I'm on about four teas a day.", "consumes", "tea", "asserted"),
+    ("Our Sunday hikes went out the window once the baby came.", "does:hiking", "hiking",
+     "negated"),
+    # a count said without "I"; a job left for the next; long hours at a place; a promotion
+    ("Twins arrived in March, so that's four kids now.", "count:child", "4", "asserted"),
+    ("Gave my notice in at Accenture, starting at Wise after Easter.", "works_at", "Accenture",
+     "negated"),
+    ("Gave my notice in at Accenture, starting at Wise after Easter.", "works_at", "Wise",
+     "asserted"),
+    ("Another 12-hour shift at St Thomas' tonight.", "works_at", "St Thomas", "asserted"),
+    ("Finally got promoted, lead engineer from next month!", "occupation", "lead engineer",
+     "asserted"),
     # a test ahead is a plan
     ("I'm sitting my driving test on the 14th, wish me luck.", "plans", "take the driving test",
      "planned"),
@@ -109,6 +124,8 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "I usually go to bed around 11.",  # no hobby
     "My first week at Camp Juniper was a blast.",  # no employer without a word of work
     "Since leaving Denver I sleep better.",  # a city left, no job
+    "Left Paris yesterday, I'm at Heathrow now.",  # a trip, no job
+    "I started at Monday's class.",  # a day, no employer
 ])
 def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
