@@ -149,7 +149,7 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
 
 def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig) -> list[dict[str, Any]]:
     """For a question that asks what holds now or lately ("do I still …", "what's my current
-    …"): among the items a tunnel hit directly whose confidence is within `recency_band` of the
+    …", a present-tense question about a slot such as "what's my favourite book?"): among the items a tunnel hit directly whose confidence is within `recency_band` of the
     best, the one said latest comes first (two turns on one topic: the later one is what is
     true now, whether or not a fact was extracted from it); same-day items keep their order."""
     if not rows:
@@ -205,8 +205,9 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
 
     rows.sort(key=lambda r: (-round(r["conf"], 9), when(r), r["best_rank"], -r["direct_score"],
                              r["id"]))
-    if cfg.recency_band and intent.direction == "near" and intent.window is None:
-        rows = latest_first(rows, cfg)
+    if cfg.recency_band and intent.window is None and (intent.direction == "near" or (
+            intent.about_present and slots and intent.direction is None)):
+        rows = latest_first(rows, cfg)  # "do I still …", or "what's my favourite book?"
     if intent.about_present and intent.window is None and slots:
         rows = current_first(rows, slots)
     return [
