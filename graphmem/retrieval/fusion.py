@@ -149,9 +149,10 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
 
 def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig) -> list[dict[str, Any]]:
     """For a question that asks what holds now or lately ("do I still …", "what's my current
-    …", a present-tense question about a slot such as "what's my favourite book?"): among the items a tunnel hit directly whose confidence is within `recency_band` of the
-    best, the one said latest comes first (two turns on one topic: the later one is what is
-    true now, whether or not a fact was extracted from it); same-day items keep their order."""
+    …", a present-tense question about a slot such as "what's my favourite book?"): among the
+    items a tunnel hit directly whose confidence is within `recency_band` of the best, the one
+    said latest comes first (two turns on one topic: the later one is what is true now, whether
+    or not a fact was extracted from it); same-day items keep their order."""
     if not rows:
         return rows
     floor = cfg.recency_band * rows[0]["conf"]
