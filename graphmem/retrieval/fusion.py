@@ -147,7 +147,17 @@ def current_first(rows: list[dict[str, Any]], slots: Sequence[str]) -> list[dict
     return [r for r in rows[:last + 1] if r["id"] not in ids] + moved + rows[last + 1:]
 
 
-def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig) -> list[dict[str, Any]]:
+def _elsewhere(r: dict[str, Any], slots: Sequence[str]) -> bool:
+    """Is the item known to be about other slots than those asked (a fact of another
+    predicate, a turn whose slot facts are all of others)?"""
+    if r.get("type") == "fact":
+        return not _asked(r.get("predicate"), slots)
+    states = r.get("slot_states") or []
+    return bool(states) and not any(_asked(st[0], slots) for st in states)
+
+
+def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig,
+                 slots: Sequence[str] = ()) -> list[dict[str, Any]]:
     """For a question that asks what holds now or lately ("do I still …", "what's my current
     …", a present-tense question about a slot such as "what's my favourite book?"): among the
     items a tunnel hit directly whose confidence is within `recency_band` of the best, the one
@@ -159,6 +169,10 @@ def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig) -> list[dict[
     pool = rows[: cfg.recency_pool]
     band = [r for r in pool if r["conf"] >= floor and r["direct_score"] > 0
             and r.get("mentioned_at") is not None]
+    if slots:
+        # A later item known to be about something else ("my favourite restaurant is …" for
+        # "where do I live now?") does not jump ahead; one that says nothing extracted may.
+        band = [r for r in band if not _elsewhere(r, slots)]
     if len(band) < 2:
         return rows
     ids = {r["id"] for r in band}
@@ -208,7 +222,7 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
                              r["id"]))
     if cfg.recency_band and intent.window is None and (intent.direction == "near" or (
             intent.about_present and slots and intent.direction is None)):
-        rows = latest_first(rows, cfg)  # "do I still …", or "what's my favourite book?"
+        rows = latest_first(rows, cfg, slots)  # "do I still …", "what's my favourite book?"
     if intent.about_present and intent.window is None and slots:
         rows = current_first(rows, slots)
     return [

@@ -51,3 +51,27 @@ def test_latest_first_within_the_band_of_direct_hits():
     # same day: the order is kept
     same = [said("a", 2.0, 3), said("b", 1.5, 3)]
     assert [r["id"] for r in latest_first(same, FUSED)] == ["a", "b"]
+
+
+def test_latest_first_keeps_to_the_asked_slot_when_the_band_knows_it():
+    from datetime import UTC, datetime
+
+    from graphmem.retrieval.config import FUSED
+    from graphmem.retrieval.fusion import latest_first
+
+    def said(id_, conf, day, states=None):
+        return {"id": id_, "type": "turn", "conf": conf, "direct_score": 1.0,
+                "slot_states": states, "mentioned_at": datetime(2024, 1, day, 12, tzinfo=UTC)}
+
+    home = said("home", 2.0, 3, [["lives_in", "active"]])
+    chat = said("restaurant", 1.2, 20, [["favorite_restaurant", "active"]])
+    moved = said("moved", 1.1, 10, [["lives_in", "active"]])
+    # "where do I live now?": the later turn about a restaurant stays behind; of the two about
+    # the home, the later comes first
+    assert [r["id"] for r in latest_first([home, chat, moved], FUSED, ["lives_in"])] == [
+        "moved", "home", "restaurant"]
+    # a later turn nothing was extracted from may come first; without slots, plain recency
+    quiet = said("quiet", 1.0, 25)
+    assert [r["id"] for r in latest_first([home, chat, quiet], FUSED, ["lives_in"])] == [
+        "quiet", "home", "restaurant"]
+    assert [r["id"] for r in latest_first([home, chat], FUSED, [])] == ["restaurant", "home"]
