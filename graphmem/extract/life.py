@@ -114,6 +114,17 @@ def _employer(s: Sentence, m: re.Match[str], org: str, end: int, *,
                 roles=[user_role(), RoleRef("employer", org, "organization")])
 
 
+def _employers_after(s: Sentence, rx: re.Pattern[str], *,
+                     left: bool = False) -> list[FactCandidate | None]:
+    """The employer named after each unhedged match of `rx` (left, with `left`)."""
+    out: list[FactCandidate | None] = []
+    for m in rx.finditer(s.text):
+        org, end = _org_after(s.text, m.end())
+        if org and not s.hedged(m.start()) and not P.TIME_NAME.match(org):
+            out.append(_employer(s, m, org, end, left=left))
+    return out
+
+
 def job_mentions(s: Sentence) -> list[FactCandidate]:
     """Employers said in passing: "my first weeks at Figma since leaving Shopify", "I teach
     chemistry at Westfield High"."""
@@ -127,14 +138,8 @@ def job_mentions(s: Sentence) -> list[FactCandidate]:
         if new and not P.TIME_NAME.match(new):
             out.append(_employer(s, m, new, end))
     if first or _JOB_WORD.search(text):
-        for m in STILL_AT.finditer(text):
-            org, end = _org_after(text, m.end())
-            if org and not s.hedged(m.start()) and not P.TIME_NAME.match(org):
-                out.append(_employer(s, m, org, end))
-        for m in SINCE_LEAVING.finditer(text):
-            old, end = _org_after(text, m.end())
-            if old and not s.hedged(m.start()) and not P.TIME_NAME.match(old):
-                out.append(_employer(s, m, old, end, left=True))
+        out += _employers_after(s, STILL_AT)
+        out += _employers_after(s, SINCE_LEAVING, left=True)
     left = [m for m in (*NOTICE.finditer(text), *LEFT_ORG.finditer(text))
             if not s.hedged(m.start())]
     for m in left:
@@ -143,14 +148,8 @@ def job_mentions(s: Sentence) -> list[FactCandidate]:
         if old and (nxt or NOTICE.match(text, m.start())) and not P.TIME_NAME.match(old):
             out.append(_employer(s, m, old, end, left=True))
     if left or _JOB_WORD.search(text):
-        for m in NEXT_ORG.finditer(text):
-            new, end = _org_after(text, m.end())
-            if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
-                out.append(_employer(s, m, new, end))
-    for m in HOURS_AT.finditer(text):
-        org, end = _org_after(text, m.end())
-        if org and not s.hedged(m.start()):
-            out.append(_employer(s, m, org, end))
+        out += _employers_after(s, NEXT_ORG)
+    out += _employers_after(s, HOURS_AT)
     if "promot" in text.lower():
         for m in PROMOTED_ROLE.finditer(text):
             role = clean(m.group("role")).lower()
