@@ -11,6 +11,7 @@ from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
 from graphmem.cypher import query
+from graphmem.store._run import records as rows
 
 from . import localneo4j
 from .config import Settings
@@ -108,9 +109,9 @@ class Graph:
         text = query(query_name)
         tx = getattr(self._reading, "tx", None)
         if tx is not None:
-            return [r.data() for r in tx.run(text, params)]
+            return rows(tx.run(text, params))
         with self.session(read_only=True) as s:
-            return s.execute_read(lambda tx: [r.data() for r in tx.run(text, params)])
+            return s.execute_read(lambda tx: rows(tx.run(text, params)))
 
     def in_one_read(self, work: Callable[[], T]) -> T:
         """Run `work` with every `read` it makes (on this thread) inside one read transaction:
@@ -132,7 +133,7 @@ class Graph:
     def write(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         text = query(query_name)
         with self.session() as s:
-            return s.execute_write(lambda tx: [r.data() for r in tx.run(text, params)])
+            return s.execute_write(lambda tx: rows(tx.run(text, params)))
 
     def run_statement(self, statement: str) -> None:
         """Run one schema statement (auto-commit, as schema changes require)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,11 @@ from .tunnels import TUNNEL_FUNCTIONS, Hit
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
 
 MAX_QUERY_CHARS = 4000
+_NEED_VECTOR = ("dense", "graph")  # tunnels that read the query embedding
+# The query embedding runs here, beside its search's first queries (a few threads: each job is
+# short, and a server's workers share them). Running a vector tunnel beside the other in a
+# session of its own was measured too: no faster at p50 on two cores, so it is not done.
+_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-embed")
 
 
 @dataclass
@@ -81,22 +87,42 @@ class Retriever:
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
-        q.speaker = self._named_speaker(user_id, query)
-        if "dense" in cfg.tunnels or "graph" in cfg.tunnels:
-            if self.embedder is not None:
-                q.embedding = self.embedder.embed_query(query)
-        timings["analyse"] = (time.perf_counter() - t0) * 1000
-        hits: list[Hit] = []
-        for name in cfg.tunnels:
+        # The query embedding (the model, outside the GIL) runs beside the queries that do not
+        # need it: the speakers and the bm25 tunnel, in this thread's transaction.
+        embedding = None
+        if self.embedder is not None and ("dense" in cfg.tunnels or "graph" in cfg.tunnels):
+            embedding = _POOL.submit(self.embedder.embed_query, query)
+        hits_by: dict[str, list[Hit]] = {}
+        try:
+            q.speaker = self._named_speaker(user_id, query)
+            timings["analyse"] = (time.perf_counter() - t0) * 1000
+            for name in [n for n in cfg.tunnels if n not in _NEED_VECTOR]:
+                hits_by[name] = self._tunnel(name, user_id, q, cfg, timings)
+        except BaseException:
+            if embedding is not None:
+                embedding.cancel()  # one already running finishes on its own; nobody waits
+            raise
+        if embedding is not None:
             t1 = time.perf_counter()
-            hits += TUNNEL_FUNCTIONS[name](self.graph, user_id, q, cfg)
-            timings[name] = (time.perf_counter() - t1) * 1000
+            q.embedding = embedding.result()
+            timings["embedding_wait"] = (time.perf_counter() - t1) * 1000
+        for name in [n for n in cfg.tunnels if n in _NEED_VECTOR]:
+            hits_by[name] = self._tunnel(name, user_id, q, cfg, timings)
+        hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
         details = self._details(user_id, candidates, as_of, slot_states=bool(
             q.slots and q.intent.about_present and q.intent.window is None), known_at=q.known_at)
-        evidence = fuse(candidates, details, q.intent, cfg,
-                        near_duplicates=lambda ids: self._near_duplicates(user_id, ids, cfg.theta),
+        timings["details"] = (time.perf_counter() - t1) * 1000
+
+        def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
+            t2 = time.perf_counter()
+            try:
+                return self._near_duplicates(user_id, ids, cfg.theta)
+            finally:
+                timings["near_duplicates"] = (time.perf_counter() - t2) * 1000
+
+        evidence = fuse(candidates, details, q.intent, cfg, near_duplicates=near_duplicates,
                         slots=q.slots, speaker=q.speaker)
         if cfg.coverage and q.coverage:
             evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_source_id,
@@ -105,6 +131,14 @@ class Retriever:
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
         return SearchResult(evidence[:k], ranking, q, hits, timings)
+
+    def _tunnel(self, name: str, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                timings: dict[str, float]) -> list[Hit]:
+        t1 = time.perf_counter()
+        try:
+            return TUNNEL_FUNCTIONS[name](self.graph, user_id, q, cfg)
+        finally:
+            timings[name] = (time.perf_counter() - t1) * 1000
 
     def _named_speaker(self, user_id: str, query: str) -> str | None:
         labels = store.speakers(self.graph, user_id)

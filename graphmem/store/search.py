@@ -7,6 +7,8 @@ import weakref
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .time import from_epoch_us
+
 if TYPE_CHECKING:
     from ..db import Graph
 
@@ -77,10 +79,21 @@ def near_duplicates(graph: Graph, user_id: str, ids: list[str], theta: float) ->
     return {frozenset((r["a"], r["b"])) for r in rows}
 
 
+_DETAIL_TIMES = ("mentioned_at", "occurred_start", "occurred_end", "valid_from", "valid_until")
+
+
 def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_ids: list[str],
                      fact_ids: list[str], slot_states: bool) -> list[dict[str, Any]]:
-    return graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
+    """What fusion needs about each candidate; times as UTC datetimes (the query sends them as
+    epoch microseconds), slot states as [predicate, status, id, slot, mentioned_at]."""
+    rows = graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
                       piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states)
+    for r in rows:
+        for key in _DETAIL_TIMES:
+            r[key] = from_epoch_us(r[key])
+        if r["slot_states"]:
+            r["slot_states"] = [[*st[:4], from_epoch_us(st[4])] for st in r["slot_states"]]
+    return rows
 
 
 def user_turns(graph: Graph, user_id: str) -> list[dict[str, Any]]:

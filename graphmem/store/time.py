@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 
@@ -31,3 +31,12 @@ def native(value: Any) -> Any:
     if isinstance(value, list):
         return [native(v) for v in value]
     return value
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def from_epoch_us(value: int | None) -> datetime | None:
+    """A time a query returned as microseconds since the epoch (`t.epochSeconds * 1000000 +
+    t.microsecond`, cheaper to unpack than the driver's DateTime) as a UTC datetime."""
+    return None if value is None else _EPOCH + timedelta(microseconds=value)
