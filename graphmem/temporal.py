@@ -77,7 +77,7 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?"
          rf"(?!\s+{_POD}s\b)", _WEEKDAY_CUES),  # "on Saturday mornings" is a habit, no date
         # "three days ago", "a while back", "recently"
-        (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while)\s+(?:ago|back)\b", ("ago", "back")),
+        (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while|a\s+fortnight)\s+(?:ago|back)\b", ("ago", "back")),
         # "in two weeks", "three days from now"
         # (not "squeeze in a day trip": the unit ends the phrase)
         (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?(?=\s*(?:$|[,.;:!?)\]]|(?:and|but|or|so|"
@@ -278,8 +278,8 @@ def _r_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
         return None
     if unit == "day":
         return c.day(c.today - timedelta(days=n))
-    if unit == "week":
-        return c.week(c.monday - timedelta(weeks=n))
+    if unit == "week":  # "two weeks ago" names the day that far back, as "in two weeks" does
+        return c.day(c.today - timedelta(weeks=n))
     if unit == "month":
         return c.month(*_add_months(c.today.year, c.today.month, -n))
     if unit == "year":
@@ -395,6 +395,7 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
         (rf"(?:(?P<w>last|this past|this coming|this|next) )?(?P<d>{_WD})(?: {_POD})?",
          _r_weekday),
         (rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s? (?:ago|back)", _r_ago),
+        (r"a fortnight (?:ago|back)", lambda c, g: c.day(c.today - timedelta(weeks=2))),
         (rf"(?:the|this) (?:past|last) (?:(?P<n>{_NUM_N}) )?(?P<u>(?:day|week|month|year)s?)",
          _r_window),
         (r"(?P<w>a while (?:ago|back)|the other day|recently|lately"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from ..lucene import terms
 from ..temporal import find_time_expressions, resolve_time_expression
@@ -100,6 +100,10 @@ def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+_COUNTED_WEEKS = re.compile(r"\bweeks?\b|\bfortnight\b", re.IGNORECASE)
+_HALF_WEEK = timedelta(days=3)
+
+
 def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
     intent = TemporalIntent()
     starts, ends = [], []
@@ -107,8 +111,13 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
         resolved = resolve_time_expression(phrase, question_date)
         intent.cues.append(phrase)
         if resolved.resolved and resolved.start and resolved.end:
-            starts.append(resolved.start)
-            ends.append(resolved.end)
+            start, end = resolved.start, resolved.end
+            if resolved.granularity == "day" and _COUNTED_WEEKS.search(phrase):
+                # "two weeks ago" names a day as people count it; a question about it allows
+                # the days around it (a week's span, as the calendar week had)
+                start, end = start - _HALF_WEEK, end + _HALF_WEEK
+            starts.append(start)
+            ends.append(end)
             intent.vague = intent.vague or resolved.granularity == "range"
     if starts:
         intent.window = (min(starts), max(ends))

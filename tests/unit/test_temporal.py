@@ -30,7 +30,8 @@ CASES = [
     (WED, "two months ago", d(2024, 1, 1), d(2024, 2, 1), "month"),
     (WED, "last month", d(2024, 2, 1), d(2024, 3, 1), "month"),
     (WED, "a year ago", d(2023, 1, 1), d(2024, 1, 1), "year"),
-    (SAT, "2 weeks ago", d(2023, 5, 1), d(2023, 5, 8), "week"),
+    (SAT, "2 weeks ago", d(2023, 5, 6), d(2023, 5, 7), "day"),  # as "in two weeks" counts
+    (WED, "a fortnight ago", d(2024, 2, 28), d(2024, 2, 29), "day"),
     (SAT, "last Saturday", d(2023, 5, 13), d(2023, 5, 14), "day"),
     (WED, "last Saturday", d(2024, 3, 9), d(2024, 3, 10), "day"),
     (WED, "last Monday", d(2024, 3, 11), d(2024, 3, 12), "day"),
