@@ -26,7 +26,8 @@ SINGLE_VALUED = frozenset({
     "marital_status", "employment_status", "age", "spouse", "partner", "fiance", "boss",
     "drives", "pregnancy",
 })
-SINGLE_VALUED_PREFIXES = ("favorite_", "does:")
+ACTIVITY_PREFIX = "does:"  # does:<activity key>: a habit, kept or stopped
+SINGLE_VALUED_PREFIXES = ("favorite_", ACTIVITY_PREFIX)
 # Quantities: a new number UPDATES the old one; "+1" adds to it.
 QUANTITY_PREFIXES = ("owns_count:", "count:")
 # Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
@@ -177,6 +178,10 @@ class SlotFact:
             if self.modality == "negated":
                 sign = "-" if sign == "+" else "+"
             return sign
+        if self.predicate.startswith(ACTIVITY_PREFIX):
+            # The slot names the activity; the value only says it in the user's words ("the
+            # nightly journal thing"): doing it or not is the whole state.
+            return "-" if self.modality == "negated" else "+"
         value = normalise_name(self.value or "")
         return f"not:{value}" if self.modality == "negated" else value
 
@@ -249,6 +254,7 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
         head = current[-1]
         if (fact.modality == "negated" and fact.value and head.modality == "asserted"
                 and not fact.is_quantity and fact.predicate not in STANCE
+                and not fact.predicate.startswith(ACTIVITY_PREFIX)
                 and normalise_name(fact.value) != normalise_name(head.value or "")):
             continue  # "I left Acme" says nothing about the current value "Boeing"
         if (fact.is_quantity and fact.predicate.startswith("count:")

@@ -16,6 +16,7 @@ from .embed import Embedder, window_ends
 from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
+from .extract.base import extract_in_turn
 from .extract.names import addressed_name
 from .models import (
     NAME_PREDICATE,
@@ -38,6 +39,7 @@ from .temporal import resolve_time_expression
 # Turns longer than this are stored whole but only their first part is segmented and searched
 # for facts: a pasted document is not a statement about the user.
 MAX_EXTRACT_CHARS = 20_000
+CONTEXT_CHARS = 300  # the turn's words before a piece that an extractor may read (not cite)
 
 
 @dataclass
@@ -211,7 +213,8 @@ class Ingestor:
                            "text": p.text, "embedding": None} for p in turn_pieces]
             pieces.extend(piece_rows)
             for piece in turn_pieces:
-                for cand in self.extractor.extract(piece.text, rec.role):
+                before = rec.text[max(0, piece.start - CONTEXT_CHARS):piece.start]
+                for cand in extract_in_turn(self.extractor, piece.text, rec.role, before):
                     try:
                         start, _end = _locate_support(cand, piece, rec.text)
                     except ValueError as why:

@@ -57,8 +57,9 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
                  roles=[user_role(), RoleRef("object", used, "product")],
                  confidence=0.8)
         return [f] if f else []
-    activity = type_of(value) == "activity" or verb in ("took up", "gave up", "quit",
-                                                        "gave up on", "have given up")
+    activity = type_of(value) == "activity" or verb in (
+        "took up", "taken up", "started doing", "gave up", "quit", "gave up on", "have given up",
+        "packed in", "jacked in", "knocked off")
     shown = display(raw)
     out: list[FactCandidate | None] = []
     roles = [user_role(), RoleRef("object", value, "activity" if activity else "other")]

@@ -6,10 +6,12 @@ import re
 
 from ..models import FactCandidate, RoleRef
 from ..segment import sentence_spans
+from . import habits
 from . import lexicon as L
 from . import patterns as P
 from .text import (
     Sentence,
+    TimeHit,
     activity_slot,
     article,
     bounded,
@@ -20,6 +22,7 @@ from .text import (
     organisation,
     singular,
     skip_ws,
+    slug,
     type_of,
     user_role,
     vague,
@@ -287,6 +290,29 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
     f = fact(s, "event", pred, sentence, m.start(), max(oe, se), value=value or None,
              modality=modality, roles=roles, time=time,
              confidence=0.7 if pred in ("read", "took", "met") else 0.85)
+    out = [f] if f else []
+    if pred in ("joined", "signed_up_for") and modality == "asserted":
+        out += joined_activity(s, m, value, oe, time)
+    return out
+
+
+_JOINED_HEADS = frozenset("club class classes lesson lessons group team league squad choir gym"
+                          .split())
+
+
+def joined_activity(s: Sentence, m: re.Match[str], value: str, end: int,
+                    time: TimeHit | None) -> list[FactCandidate]:
+    """Joining a club, class or team for an activity is taking the activity up: "joined a Sunday
+    running club" → does:running, so quitting the run club later ends it."""
+    words = habits.object_words(value)
+    if not words or words[-1].lower() not in _JOINED_HEADS:
+        return []
+    name = " ".join(words)
+    again = bool(re.search(r"\bagain\b", s.text[m.end():s.clause_end(end) + 1], re.I))
+    f = fact(s, "routine", "does:" + slug(name),
+             f"User took up {name} again." if again else f"User joined {name}.", m.start(), end,
+             value=name, roles=[user_role(), RoleRef("object", name, "activity")], time=time,
+             confidence=0.7)
     return [f] if f else []
 
 

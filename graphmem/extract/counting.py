@@ -18,7 +18,8 @@ _SUBJ = r"\b(?P<subj>I|we)(?:" + AP + r"(?:ve|d|m|re))?(?:\s+(?:just|finally|rec
         r"officially|also|have|had|sadly|already))*"
 _NOUN = r"(?P<noun>guinea\s+pigs?|half\s+marathons?|[a-z][a-z-]*)"
 ORDINAL_GOT = re.compile(
-    _SUBJ + r"\s+(?P<verb>got|bought|adopted|had|welcomed|added|picked\s+up|brought\s+home|"
+    r"(?:" + _SUBJ + r"\s+|" + P.SENTENCE_START + r")(?:went\s+and\s+)?"  # "Went and got a third"
+    r"(?P<verb>got|bought|adopted|had|welcomed|added|picked\s+up|brought\s+home|"
     r"ended\s+up\s+(?:buying|getting|adopting)|went\s+ahead\s+and\s+(?:bought|got)|"
     r"rescued|took\s+in|finished|completed|ran|run|did|climbed)\s+(?:a|an|my|our|the)\s+"
     r"(?P<ord>" + _ORD + r")\s+" + _NOUN + r"\b", re.IGNORECASE)
@@ -35,21 +36,27 @@ GAINED = re.compile(
     r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
 LOST = re.compile(
     _SUBJ + r"\s+(?:sold|gave\s+away|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
-    r"(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN + r"\b",
-    re.IGNORECASE)
+    r"(?:another\s+)?(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN +
+    r"\b", re.IGNORECASE)
+# "So one fewer hen now", "that's two more bikes now": a change said without a verb.
+CHANGED_NOW = re.compile(
+    r"\b(?P<num>" + _NUM + r")\s+(?P<dir>fewer|less|more)\s+" + _NOUN + r"\s+(?:now|as\s+of\s+"
+    r"today)\b", re.IGNORECASE)
 # "It's three cats now", "that makes four bikes now": the count as it stands.
 NOW_COUNT = re.compile(
     r"\b(?:it|that|this)(?:" + AP + r"s|\s+is|\s+makes)\s+(?:(?:just|only)\s+)?(?P<num>" + _NUM +
     r")\s+" + _NOUN + r"\s+now\b", re.IGNORECASE)
 # "Baby number four arrived", "kid number two is on the way … was born": the count of children.
 BABY_NUMBER = re.compile(
-    r"\b(?:baby|kid|child)\s+(?:number\s+|no\.\s*|#)(?P<num>" + _NUM + r")\s+(?:has\s+|finally\s+|"
-    r"just\s+)*(?:arrived|is\s+here|was\s+born|came|joined\s+us)\b", re.IGNORECASE)
+    r"\b(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#)(?P<num>" + _NUM + r")\s+(?:has\s+|finally\s+|"
+    r"just\s+|officially\s+)*(?:arrived|is\s+here|was\s+born|came(?:\s+home)?|joined\s+us|"
+    r"moved\s+in)\b", re.IGNORECASE)
 # "One of our hens died", "two of my fish passed away": that many fewer.
 DIED = re.compile(
     r"\b(?P<num>" + _NUM + r")\s+of\s+(?:my|our|the)\s+" + _NOUN + r"\s+(?:has\s+|have\s+)?"
     r"(?:just\s+|sadly\s+)?(?:died|passed\s+away|passed|ran\s+away|went\s+missing|got\s+out)\b",
     re.IGNORECASE)
+_NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so".split())
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
            "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}
@@ -59,8 +66,8 @@ assert {f"count:{v}" for v in _FAMILY.values()} == FAMILY_COUNTS
 def count_slot(noun: str, verb: str = "") -> str | None:
     """The count predicate for a noun: owns_count:<pet or thing>, count:child, count:<deed>."""
     n = singular(P.WS.sub(" ", noun.lower()))
-    if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS:
-        return None
+    if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN:
+        return None  # "we're down to two now": no noun was said
     if n in _FAMILY:
         return f"count:{_FAMILY[n]}"
     if n in L.PETS:
@@ -82,7 +89,8 @@ def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
 def prefilter(text: str) -> bool:
     """Counts said without a first-person word: "Baby number four arrived", "Picked up two more
     fish today", "so that's three kids now"."""
-    return bool(BABY_NUMBER.search(text) or GAINED.search(text) or NOW_COUNT.search(text))
+    return bool(BABY_NUMBER.search(text) or GAINED.search(text) or NOW_COUNT.search(text)
+                or CHANGED_NOW.search(text) or ORDINAL_GOT.search(text))
 
 
 def counts(s: Sentence) -> list[FactCandidate]:
@@ -132,12 +140,24 @@ def counts(s: Sentence) -> list[FactCandidate]:
         pred = count_slot(m.group("noun"))
         if pred and n is not None and n >= 1 and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, str(n), f"User has {n} {m.group('noun')} now."))
-    for m in BABY_NUMBER.finditer(text):
+    for m in BABY_NUMBER.finditer(text):  # "baby number four arrived", "cat number three"
         n = number(m.group("num"))
-        if n and n >= 1 and not s.hedged(m.start()):
+        noun = singular(m.group("noun"))
+        if not n or n < 1 or s.hedged(m.start()) or not (noun in _FAMILY or noun in L.PETS):
+            continue
+        if _FAMILY.get(noun) == "child":
             out.append(fact(s, "relationship", "count:child", f"User has {n} children.",
                             m.start(), m.end(), value=str(n), confidence=0.8,
                             time=s.time_for(m.start(), m.end(), s.clause_end(m.end()))))
+        elif pred := count_slot(noun):
+            out.append(_count_fact(s, m, pred, str(n), f"User now has {n} {noun}s."))
+    for m in CHANGED_NOW.finditer(text):
+        n = number(m.group("num"))
+        pred = count_slot(m.group("noun"))
+        if pred and n and not s.hedged(m.start()):
+            sign = "+" if m.group("dir").lower() == "more" else "-"
+            out.append(_count_fact(s, m, pred, f"{sign}{n}",
+                                   f"User has {n} {m.group('dir').lower()} {m.group('noun')}."))
     for m in DIED.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))

@@ -7,13 +7,14 @@ import re
 
 from ..models import FactCandidate, RoleRef
 from . import lexicon as L
-from .text import Sentence, bounded, clean, fact, singular, skip_ws, slug, user_role, vague
+from .text import Sentence, bounded, clean, fact, gerund, singular, skip_ws, slug, user_role, vague
 
 AP = r"['’]"
 _DAYS = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 FREQUENCY = re.compile(
     r"\b(?:every|each)\s+(?:other\s+|single\s+)?(?:day|night|morning|afternoon|evening|week|"
-    r"weekend|month|year|" + _DAYS + r")s?\b|\bon\s+(?:the\s+)?(?:weekends|" + _DAYS + r"s)\b|"
+    r"weekend|weekday|month|year|" + _DAYS + r")s?\b|\bon\s+(?:the\s+)?(?:weekends|weekdays|" + _DAYS +
+    r"s)\b|"
     r"\b(?:daily|nightly|weekly|monthly|every\s+so\s+often|all\s+day(?:\s+long)?)\b|"
     r"\b(?:most|many)\s+(?:days|nights|mornings|afternoons|evenings|weeks|weekends|" + _DAYS +
     r"s)\b|"
@@ -61,27 +62,18 @@ AGAIN = re.compile(
     r"\s+(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+back\s+up\b|"
     r"\b(?P<subj3>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+back\s+(?:to|at|on)\s+"
     r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
-_CUT = frozenset("using with for at in from on to into during every each since by as and or "
+_CUT = frozenset("using with for at in from on to into during every each since by as and or back "
                  "over when because after before once while this last these every so "
                  "again anymore now most many pretty really quite way all lot lots bit ton "
                  "tons little while around about through near minutes hours".split())
 # "a 10-minute walk", "a glass of wine", "cold turkey": the measure or manner is not the object.
 _MEASURE = re.compile(r"\b\d+[-\s]?(?:minutes?|mins?|hours?|hrs?|miles?|km|k)\b|"
+                      r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|"
+                      r"\b(?:ages|years|months|weeks|days|a\s+while)\s+ago\b|"
                       r"\b(?:glass|cup|mug|can|pint|bottle|bowl|slice|piece|shot|pot|plate)e?s?"
                       r"\s+of\b|\bcold\s+turkey\b", re.IGNORECASE)
 
 _NOT_AN_ACTIVITY = frozenset("bed sleep work home school office class shower toilet".split())
-
-
-def gerund(verb: str) -> str:
-    v = verb.lower()
-    if v.endswith("ing") and len(v) > 4:
-        return v
-    if v in L.DOUBLING_VERBS:
-        return v + v[-1] + "ing"
-    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
-        return v[:-1] + "ing"
-    return v + "ing"
 
 
 def base_verb(word: str) -> str | None:
@@ -103,7 +95,8 @@ def object_words(phrase: str) -> list[str]:
         if low in _CUT or low in L.NUMBER_WORDS or low in ("times", "once", "twice") or (
                 low.endswith("ly") and len(low) > 5 and words):
             break
-        if w.lower() not in ("my", "our", "the", "a", "an", "some", "his", "her", "their"):
+        if w.lower() not in ("my", "our", "the", "a", "an", "some", "his", "her", "their",
+                             "another"):
             words.append(w)
     return words[:3]
 

@@ -185,6 +185,25 @@ volunteer skateboard kayak sail hunt
 """.split())
 LIGHT_VERBS = frozenset("play do practice practise go take attend".split())
 CONSUME_VERBS = frozenset("eat drink".split())
+# -ing verbs of a life change that open a subjectless chat sentence about the user ("starting at
+# Monzo in November", "moving to Leeds next month").
+LIFE_GERUNDS = frozenset("""starting moving relocating heading leaving living working teaching
+studying training joining quitting staying settling""".split())
+# What an activity is done as, for its slot key ("7am lengths" is swimming).
+ACTIVITY_NOUNS = {"lengths": "swim", "laps": "swim", "jogs": "jog"}
+# Words of an activity's name that say when or which, not what ("the nightly journal", "Sunday
+# runs", "a new gym").
+ACTIVITY_TIME_WORDS = frozenset("""
+monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
+fridays saturdays sundays weekday weekdays weekend weekends daily nightly weekly monthly morning
+mornings evening evenings night nights afternoon afternoons early late lunchtime dawn am pm
+regular usual new local introductory beginner beginners advanced online free weekly
+""".split())
+# Generic heads after an activity's name ("pottery classes", "run club", "journal thing").
+ACTIVITY_GENERIC_HEADS = frozenset("""
+thing things stuff habit habits routine routines class classes lesson lessons session sessions
+club clubs group groups league practice workout workouts
+""".split())
 DOUBLING_VERBS = frozenset("swim run jog shop skip dig knit".split())
 CONSUMABLES = FOOD | frozenset("""
 coffee tea soda pop alcohol wine beer liquor booze sugar candy sweets chocolate meat pork beef
@@ -230,7 +249,11 @@ _verbs("avoid", "avoids", "avoid|avoids|am avoiding|been avoiding|steer clear of
        "am steering clear of|stay away from|am staying away from|swore off|have sworn off|"
        "sworn off|am not eating|am not drinking|stopped eating|stopped drinking|quit eating|"
        "quit drinking|gave up eating|gave up drinking|cut out eating|cut out drinking|"
-       "given up eating|given up drinking|stopped having|quit having|gave up having")
+       "given up eating|given up drinking|stopped having|quit having|gave up having|"
+       # an obligation the user has taken on: "I've got to stay away from gluten from now on"
+       "got to stay away from|have to stay away from|need to stay away from|"
+       "must stay away from|got to avoid|have to avoid|need to avoid|must avoid|"
+       "can't eat|cannot eat|can't drink|cannot drink|can no longer eat|can no longer drink")
 _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|residing in|"
        "am based in|am located in|live over in|living up in|living down in|living out in|"
        "living over in|live up in|live down in|live out in")
@@ -256,7 +279,8 @@ _verbs("work_start", "works_at", "got a job at|got a job with|got a new job at|"
 _verbs("work_end", "works_at", "quit my job at|quit my job with|quit my job|left my job at|"
        "left my job with|left my job|quit working at|quit working for|stopped working at|"
        "stopped working for|retired from|got laid off from|was laid off from|got laid off|"
-       "was laid off|got fired from|was fired from|resigned from|left my position at")
+       "was laid off|got fired from|was fired from|resigned from|left my position at|"
+       "packed in my job at|packed in my job|jacked in my job at|jacked in my job")
 _verbs("work_as", "occupation", "work as|working as|am working as|worked as|been working as")
 _verbs("study", "studies_at", "study at|studies at|studying at|am enrolled at|go to school at|"
        "go to college at|am at university at")
@@ -264,16 +288,17 @@ _verbs("study_past", "studied_at", "studied at|went to school at|went to college
 _verbs("study_field", "studies", "study|studies|am studying|studying")
 _verbs("major", "major", "major in|am majoring in|majoring in|majored in")
 _verbs("stop", "does", "stopped|quit|gave up|gave up on|have given up|quit doing|"
-       "stopped doing|cut out|given up|given up on|dropped|ditched")
+       "stopped doing|cut out|given up|given up on|dropped|ditched|packed in|jacked in|"
+       "knocked off")
 _verbs("cut", "reduces", "cut back on|cut down on|am cutting back on|am cutting down on|"
        "been cutting back on|been cutting down on|trying to cut down on|trying to cut back on|"
        "drink less|eat less|am drinking less|am eating less|been drinking less|been eating less|"
        "trying to drink less|trying to eat less|am trying to drink less|am trying to eat less|"
        "am having less|have less")
-_verbs("start", "started", "started|began|took up|got into|started doing")
+_verbs("start", "started", "started|began|took up|taken up|have taken up|got into|started doing")
 _verbs("switch", "uses", "switched from|switched to|switched over to|made the switch to|"
        "made the switch from|changed from|changed over to|switched back to")
-_verbs("have", "owns_count", "have|has|have got|got|own|owns|now have|currently have")
+_verbs("have", "owns_count", "have|has|have got|got|own|owns|now have|currently have|keep|keeps")
 _verbs("acquire", "bought", "bought|purchased|adopted|rescued|got a new|just got|brought home|"
        "picked up a new|ended up buying|ended up getting|ended up adopting|went ahead and bought|"
        "finally bought|decided to buy")

@@ -24,7 +24,9 @@ _PLACE_NOUN = (r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|
                r"terrace|bungalow|duplex|cabin|semi|villa|farmhouse|penthouse|basement)")
 LIVES = re.compile(
     r"(?i:\b(?:renting|subletting|leasing|rented|leased|sublet)\s+(?:(?:a|an|the|our|my)\s+"
-    r"(?:[\w-]+\s+){0,2}" + _PLACE_NOUN + r"\s+)?in|" r"\bsettled\s+in|\bsettling\s+in|"
+    r"(?:[\w-]+\s+){0,2}" + _PLACE_NOUN + r"\s+)?in|"
+    r"\bsettl(?:ed|ing)\s+in(?:\s+(?:alright|all\s+right|ok|okay|well|nicely|fine|great|"
+    r"slowly)\s+in)?|"
     r"\bgot\s+the\s+keys?\s+(?:to|for)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}" +
     _PLACE_NOUN + r"\s+in|"
     r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
@@ -32,6 +34,14 @@ LIVES = re.compile(
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
     r"(?i:\b(?:bought|closed\s+on)\s+(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN +
     r"\s+in\s+)(?=[A-Z][^;!?\n]{0,60}?\bmoved\s+in\b)")
+# "Living in Denver now, …", "Settling in alright in Edinburgh": a sentence about the user's home
+# that opens without a subject.
+SUBJECTLESS_HOME = re.compile(
+    P.SENTENCE_START + r"(?:still\s+|now\s+)?(?:living|based|settl(?:ed|ing)\s+in)(?:\s+(?:alright|"
+    r"all\s+right|ok|okay|well|nicely|fine|great|slowly))?\s+(?:out\s+|over\s+|up\s+|down\s+|"
+    r"here\s+)?in\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+_GERUND_SUBJECT = re.compile(r"\s+(?:is|was|has|had|can|could|would|must|will|gets|got|isn"
+                             r"['’]t|wasn['’]t|sounds|seems|looks)\b", re.IGNORECASE)
 _SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
                        r"(?=\s+(?:is|are|was|were|has|have|'s)\b)", re.IGNORECASE)
 LEFT_HOME = re.compile(
@@ -41,9 +51,12 @@ LEFT_HOME = re.compile(
     r"[A-Z][\w'’.-]*)?\s+" + _PLACE_NOUN + r"\s+(?:sold|is\s+sold|has\s+sold|got\s+sold))",
     re.IGNORECASE)
 CANCEL = re.compile(
-    r"\b(?P<subj>I|we)" + _AUX + r"\s+(?:(?:ended\s+up|decided\s+to)\s+(?:scrapping|scrap|"
+    r"(?:\b(?P<subj>I|we)" + _AUX + r"\s+|" + P.SENTENCE_START + r")"
+    r"(?:had\s+to\s+(?:pull\s+out\s+of|back\s+out\s+of|withdraw\s+from|"
+    r"cancel|call\s+off|scrap)|"  # "had to pull out of Chicago" (a bare "cancel …" is a request)
+    r"(?:ended\s+up|decided\s+to)\s+(?:scrapping|scrap|"
     r"cancel(?:l)?ing|cancel|calling\s+off|call\s+off)|cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
-    r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on)\s+(?P<obj>\S)|"
+    r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on|withdr(?:ew|awn)\s+from)\s+(?P<obj>\S)|"
     r"\b(?:my|our)\s+(?P<pobj>[\w'’ -]{2,40}?)\s+(?:got|was|has\s+been|had\s+to\s+be)\s+"
     r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b|"
     # "Rome's off", "the Rome trip is off" (a name, then "off" as the whole predicate)
@@ -90,7 +103,8 @@ NOTICE = re.compile(r"\b(?:handed|handing|gave|giving|put|putting)\s+(?:in\s+)?m
                     r"(?:in\s+)?(?:at|to|with)\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
 LEFT_ORG = re.compile(r"(?:\b(?:I|we)" + _AUX + r"\s+|" + P.SENTENCE_START + r")(?:left|quit)\s+"
                       r"(?=(?-i:[A-Z]))", re.IGNORECASE)
-NEXT_ORG = re.compile(r"\b(?:starting|start|started|beginning|begin)\s+(?:at|with)\s+(?=(?-i:[A-Z]))",
+NEXT_ORG = re.compile(r"\b(?:starting|started|beginning|began)\s+(?:at|with)\s+(?=(?-i:[A-Z]))|"
+                      r"\bI\s+(?:will\s+|'ll\s+)?(?:start|begin)\s+(?:at|with)\s+(?=(?-i:[A-Z]))",
                       re.IGNORECASE)
 # "another 70 hour week at Deloitte", "night shifts at St Mary's": where the user works.
 HOURS_AT = re.compile(r"\b(?:\d{1,2}|" + P._NUMW + r")[- ]hour\s+(?:weeks?|days?|shifts?)\s+at\s+"
@@ -125,7 +139,7 @@ def _employers_after(s: Sentence, rx: re.Pattern[str], *,
     return out
 
 
-def job_mentions(s: Sentence) -> list[FactCandidate]:
+def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
     """Employers said in passing: "my first weeks at Figma since leaving Shopify", "I teach
     chemistry at Westfield High"."""
     text = s.text
@@ -142,12 +156,13 @@ def job_mentions(s: Sentence) -> list[FactCandidate]:
         out += _employers_after(s, SINCE_LEAVING, left=True)
     left = [m for m in (*NOTICE.finditer(text), *LEFT_ORG.finditer(text))
             if not s.hedged(m.start())]
+    left_before = bool(NOTICE.search(before) or LEFT_ORG.search(before))  # the sentence before
     for m in left:
         old, end = _org_after(text, m.end())
         nxt = NEXT_ORG.search(text, end)
         if old and (nxt or NOTICE.match(text, m.start())) and not P.TIME_NAME.match(old):
             out.append(_employer(s, m, old, end, left=True))
-    if left or _JOB_WORD.search(text):
+    if left or left_before or _JOB_WORD.search(text):
         out += _employers_after(s, NEXT_ORG)
     out += _employers_after(s, HOURS_AT)
     if "promot" in text.lower():
@@ -229,14 +244,17 @@ def homes(s: Sentence) -> list[FactCandidate]:
     is"; and the home given up ("sold the house in Portland")."""
     text = s.text
     out: list[FactCandidate | None] = []
-    for rx, modality in ((LIVES, "asserted"), (LEFT_HOME, "negated")):
+    for rx, modality in ((LIVES, "asserted"), (LEFT_HOME, "negated"),
+                         (SUBJECTLESS_HOME, "asserted")):
         for m in rx.finditer(text):
-            if s.hedged(m.start()) or not _said_of_user(text, m):
+            if s.hedged(m.start()) or (rx is not SUBJECTLESS_HOME and not _said_of_user(text, m)):
                 continue
             found = proper_name(text, m.end())
             if not found:
                 continue
             value, end = clean(found[0]), found[1]
+            if rx is SUBJECTLESS_HOME and _GERUND_SUBJECT.match(text, end):
+                continue  # "Living in London is expensive": a remark, not the user's home
             if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value) \
                     or P.DATE_WORD.fullmatch(value):
                 continue  # "my new apartment in March": a date, not a place
@@ -310,4 +328,5 @@ def third_party(s: Sentence) -> list[FactCandidate]:
 
 def prefilter_home(text: str) -> bool:
     """"Home is Nashville now" says where the user lives without a first-person word."""
-    return bool(re.search(r"\b[Hh]ome\s+is\s+(?:now\s+)?[A-Z]", text))
+    return bool(re.search(r"\b[Hh]ome\s+is\s+(?:now\s+)?[A-Z]", text) or
+                SUBJECTLESS_HOME.search(text))

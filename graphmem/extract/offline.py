@@ -9,7 +9,7 @@ from ..models import FactCandidate
 from . import changes, clauses, counting, habits, life, names, shapes
 from . import lexicon as L
 from . import patterns as P
-from .text import Sentence, norm
+from .text import Sentence, activity_key, activity_verb, gerund, norm
 
 Handler = Callable[[Sentence, "re.Match[str]", str, str, str], list[FactCandidate]]
 
@@ -37,8 +37,11 @@ class OfflineExtractor:
     """
 
     name = "offline-rules-v1"
+    reads_context = True  # ingest passes the turn's words before each piece as `before`
 
-    def extract(self, text: str, role: str) -> list[FactCandidate]:
+    def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
+        """`before`: the same turn's words before this piece, read for what the piece leaves
+        unsaid (who "starting at Monzo in November" is about); supports come from `text` only."""
         if not text or len(text) < 4 or text.rstrip().endswith("?"):
             return []
         role = (role or "user").lower()
@@ -46,11 +49,31 @@ class OfflineExtractor:
             if not P.ASSISTANT_CUE.search(text):
                 return []
             return dedupe(shapes.recommendations(text))
-        if role == "system" or P.QUESTION_START.match(text) or not (
-                P.FIRST_PERSON.search(text) or life.prefilter_home(text)
-                or P.SUBJECTLESS.search(text) or counting.prefilter(text)
-                or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)):
+        if role == "system" or P.QUESTION_START.match(text):
             return []
+        implicit = implicit_subject(text, before)
+        if implicit:
+            return self._as_said_by_user(text, before)
+        if not (P.FIRST_PERSON.search(text) or life.prefilter_home(text)
+                or P.SUBJECTLESS.search(text) or counting.prefilter(text)
+                or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)
+                or P.FAVORITE_NEW.search(text)):
+            return []
+        return self._rules(text, before)
+
+    def _as_said_by_user(self, text: str, before: str) -> list[FactCandidate]:
+        """A piece that opens with a verb in -ing and no subject, after the user spoke of
+        themself ("Handed my notice in at Deloitte! starting at Monzo in November"): read as
+        "I'm starting at …"; the candidates' supports are cut back to the piece's words."""
+        out = []
+        for f in self._rules(IMPLICIT_I + text, before):
+            if f.support.startswith(IMPLICIT_I):
+                f.support = f.support[len(IMPLICIT_I):].lstrip()
+            if f.support and f.support in text:
+                out.append(f)
+        return out
+
+    def _rules(self, text: str, before: str) -> list[FactCandidate]:
         s = Sentence(text)
         out: list[FactCandidate] = []
         for m in (*P.CLAUSE.finditer(text), *P.SUBJECTLESS.finditer(text)):
@@ -87,10 +110,11 @@ class OfflineExtractor:
             out.extend(life.job_changes(s))
         if any(w in low for w in ("first ", "leaving", "quitting", "teach ", "still at",
                                   "still with", "notice", "left ", "quit ", "hour ", "shift",
-                                  "promot")):
-            out.extend(life.job_mentions(s))
+                                  "promot", "start", "begin")):
+            out.extend(life.job_mentions(s, before))
         out.extend(life.homes(s))
-        if "cancel" in low or "call" in low or "scrap" in low or "off" in low:
+        if "cancel" in low or "call" in low or "scrap" in low or "off" in low or \
+                " out of " in low or "withdr" in low:
             out.extend(life.cancellations(s))
         if s.times() and ("my " in low or "our " in low):
             out.extend(life.third_party(s))
@@ -116,6 +140,34 @@ class OfflineExtractor:
         return finish(s, counting.prefer_stated(out))
 
 
+IMPLICIT_I = "I'm "
+# A chat sentence that opens with an -ing verb of a life change and names no subject: "starting
+# at Monzo in November", "moving to Leeds next month" (not "Using the API", in pasted text).
+_GERUND_OPENING = re.compile(
+    P.SENTENCE_START + r"(?P<verb>" + "|".join(sorted(L.LIFE_GERUNDS, key=len, reverse=True))
+    + r")\b", re.IGNORECASE)
+
+
+_GERUND_AS_SUBJECT = re.compile(r"[^,.;:!?]{0,50}?\s(?:is|was|has|can|could|would|will|must|"
+                                r"isn['’]t|wasn['’]t|sounds|seems|gets|makes)\b", re.IGNORECASE)
+_SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their)\b|\b(?:my|our)\s+[a-z]+(?:['’]s|\s+"
+                           r"(?:is|was|has|had))\b", re.IGNORECASE)
+
+
+def implicit_subject(text: str, before: str) -> bool:
+    """Is `text` a subjectless -ing sentence of the user's ("Moving to Leeds next month!"): the
+    turn's words before it are about the user or nobody in particular, not about someone else
+    ("My sister's a nurse. Working nights at St Mary's")?"""
+    opening = _GERUND_OPENING.match(text)
+    if not opening or P.FIRST_PERSON.search(text[:40]) or _GERUND_AS_SUBJECT.match(
+            text, opening.end()):
+        return False  # "Living in London is expensive": the -ing phrase is the subject
+    recent = before[-200:]
+    last_other = max((m.end() for m in _SOMEONE_ELSE.finditer(recent)), default=-1)
+    last_self = max((m.end() for m in P.FIRST_PERSON.finditer(recent)), default=-1)
+    return last_other < 0 or last_self > last_other
+
+
 def dedupe(facts: list[FactCandidate]) -> list[FactCandidate]:
     """The first candidate of each (predicate, value, modality)."""
     seen: set[tuple[str, str, str]] = set()
@@ -129,7 +181,15 @@ def dedupe(facts: list[FactCandidate]) -> list[FactCandidate]:
 
 
 def finish(s: Sentence, facts: list[FactCandidate]) -> list[FactCandidate]:
-    """Under a leading conditional keep only plans, as hypotheticals; then drop duplicates."""
+    """Under a leading conditional keep only plans, as hypotheticals; one key per activity
+    (every rule's `does:` slot through `activity_key`); then drop duplicates."""
+    for f in facts:
+        if f.predicate.startswith("does:"):
+            f.predicate = "does:" + activity_key(f.predicate[5:])
+            named = activity_verb(f.predicate[5:])
+            said = (f.value or "").lower()
+            if named and said and named not in said and gerund(named)[:-3] not in said:
+                f.value = f"{f.predicate[5:]} ({f.value})"  # "7am lengths": swimming (lengths)
     if s.conditional:
         kept = []
         for f in facts:

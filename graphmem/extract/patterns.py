@@ -50,13 +50,15 @@ _NUMW = "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reve
 # Where a chat sentence starts without its subject ("Back from Lisbon yesterday!", "Picked up
 # two more fish today"): the speaker is the subject.
 SENTENCE_START = (r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\"'“(]*(?:(?:just|finally|so|well|and|also|"
-                  r"anyway|ok|okay|oh|update|officially)[\s,:!]+)*")
+                  r"anyway|ok|okay|oh|update|officially|guess\s+who)[\s,:!]+)*")
 # Trailing material a place/organisation/event value should not carry.
 VALUE_TAIL = re.compile(
     r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
     r"during|ever|over|around|near|like|just|last|this|next|every|each|yesterday|today|"
     r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
     r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+|"
+    r"(?:(?:\d+|a|an|a\s+few|a\s+couple\s+of|several|many|" + _NUMW + r")\s+)?"
+    r"(?:ages|years|months|weeks|days)\s+ago|"
     # a time or a degree said after the value: "Canva on Monday", "energy drinks pretty much"
     r"on\s+(?:" + _WD + r")s?|in\s+(?:" + _MONTHS + r")|pretty|really|quite|way\s+too|most|almost|"
     r"nearly|basically)(?=\s|$).*$", re.IGNORECASE)
@@ -177,10 +179,17 @@ FAVORITE = re.compile(
 FAVORITE_REV = re.compile(
     r"(?P<val>[^\s,;:.!?][^,;:.!?]*?)\s+(?:is|are|has\s+become|became)\s+(?:definitely\s+|"
     r"still\s+|now\s+|probably\s+|easily\s+|officially\s+)*(?P<pos>my|our)\s+"
-    r"(?:(?:all[\s-]time|absolute|new|current|very|personal)\s+)*favou?rite(?:\s+(?P<cat>"
-    r"(?:(?:type|kind|sort|genre|style)\s+of\s+)?[a-z]+(?:\s+[a-z]+)?))?"
-    r"(?=\s*(?:[,.!;]|$|\s+(?:by|of|in|because|and|but|so|ever|right|these|at|to)\b))",
+    r"(?:(?:all[\s-]time|absolute|new|current|very|personal)\s+)*favou?rite(?:\s+(?!(?:now|these|"
+    r"at|right|lately|still|again|too|by|ever|of|in|because|and|but|so|to)\b)(?P<cat>"
+    r"(?:(?:type|kind|sort|genre|style)\s+of\s+)?[a-z]+(?:\s+(?!(?:now|these|at|right|lately|"
+    r"still|again|too|by|ever|of|in|because|and|but|so|to)\b)[a-z]+)?))?"
+    r"(?=\s*(?:[,.!;]|$|\s+(?:by|of|in|because|and|but|so|ever|right|these|at|to|now|lately|"
+    r"still|again|too)\b))",
     re.IGNORECASE)
+# "I have a new favorite book and it's Piranesi", "New favourite restaurant alert: Kiln".
+FAVORITE_NEW = re.compile(
+    r"\bnew\s+favou?rite\s+(?P<cat>[a-z]+(?:\s+[a-z]+)??)\s*(?:alert\s*)?(?::|—|–|\s-|,?\s+and\s+"
+    r"it(?:" + AP + r"s|\s+is)|,\s*it(?:" + AP + r"s|\s+is)|\s+is)\s+(?P<val>\S)", re.IGNORECASE)
 FAV_CAT_DROP = re.compile(r"^(?:type|kind|sort|genre|style|brand|form|flavou?r)\s+of\s+",
                           re.IGNORECASE)
 OCCUPATION = re.compile(

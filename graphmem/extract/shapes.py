@@ -156,6 +156,21 @@ def favorites(s: Sentence) -> list[FactCandidate]:
             f"{display(value)}.", m.start(), ve, value=value, modality=modality,
             roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))],
             time=time if time and time[0] >= vs else None))
+    for m in P.FAVORITE_NEW.finditer(text):
+        cat = norm(m.group("cat"))
+        vs = m.start("val")
+        ve = bounded(text, vs, 8)
+        value = clean(text[vs:ve], drop_possessive=False)
+        before = text[max(0, m.start() - 12):m.start()].lower().split()
+        if before and (before[-1] in ("his", "her", "their", "its", "your") or
+                       before[-1].endswith(("'s", "’s"))):
+            continue  # "her new favourite toy": someone else's
+        if s.hedged(m.start()) or vague(value) or P.PRONOUN_START.match(value):
+            continue
+        out.append(fact(
+            s, "preference", f"favorite_{slug(cat)}", f"User's favorite {cat} is {display(value)}.",
+            m.start(), ve, value=value,
+            roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))]))
     if not out:
         for m in P.FAVORITE_REV.finditer(text):
             if s.hedged(m.start()):
@@ -168,6 +183,8 @@ def favorites(s: Sentence) -> list[FactCandidate]:
                     value) or re.search(r"\b(?:I|we|my|our)\b", value, re.I):
                 continue
             cat = P.FAV_CAT_DROP.sub("", norm(m.group("cat") or ""))
+            if not cat and singular(words[-1]) in L.FAV_TYPES:
+                cat = singular(words[-1])  # "Thai food is my favourite now": food
             pred = f"favorite_{slug(cat)}" if cat else "favorite"
             start = m.start("val") + m.group("val").find(raw)
             out.append(fact(

@@ -116,6 +116,48 @@ def activity_slot(value: str) -> str:
     return slug(" ".join(([head] if head else []) + rest[-2:]))
 
 
+def gerund(verb: str) -> str:
+    v = verb.lower()
+    if v.endswith("ing") and len(v) > 4:
+        return v
+    if v in L.DOUBLING_VERBS:
+        return v + v[-1] + "ing"
+    if v.endswith("e") and not v.endswith(("ee", "ye", "oe")):
+        return v[:-1] + "ing"
+    return v + "ing"
+
+
+def activity_verb(word: str) -> str | None:
+    """The activity verb a word names: itself ("swim"), its noun ("runs", "hikes"), its gerund
+    ("journaling"), or what it is done as ("lengths", "laps" → swim)."""
+    w = word.lower()
+    if w in L.ACTIVITY_NOUNS:
+        return L.ACTIVITY_NOUNS[w]
+    for v in (w, singular(w)):
+        if v in L.ACTIVITY_VERBS:
+            return v
+    return next((v for v in L.ACTIVITY_VERBS if gerund(v) == w), None)
+
+
+_CLOCK = re.compile(r"\d{1,2}(?:[:.]?\d{2})?(?:am|pm)?|\d+(?:am|pm)")
+
+
+def activity_key(key: str) -> str:
+    """One slot key per activity however it is named (`key` is a slug): "nightly_journal_thing",
+    "journal" and "journaling" → journaling; "sunday_run_club" → running; "7am_lengths" →
+    swimming; "pottery_classes" → pottery. Time words and clock times go, then generic heads at
+    the end (class, club, thing…); a single word naming an activity verb becomes its gerund."""
+    words = [w for w in key.split("_") if w]
+    kept = [w for w in words if w not in L.ACTIVITY_TIME_WORDS and not _CLOCK.fullmatch(w)]
+    while len(kept) > 1 and kept[-1] in L.ACTIVITY_GENERIC_HEADS:
+        kept.pop()
+    if all(w in L.ACTIVITY_GENERIC_HEADS for w in kept):
+        return key  # nothing but time words and a head ("weekend stuff"): as it was said
+    if len(kept) == 1 and (verb := activity_verb(kept[0])):
+        return gerund(verb)
+    return "_".join(kept)
+
+
 def singular(word: str) -> str:
     w = word.lower()
     if w in L.IRREGULAR_PLURALS:
@@ -264,11 +306,18 @@ def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end:
                          time_text=time[2] if time else None, confidence=confidence)
 
 
+_CLOCK_MODIFIER = re.compile(
+    r"\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\s+(?!(?:on|at|in|every|each|and|or|to|till|until|before|"
+    r"after|tomorrow|today|tonight)\b)(?=[a-z])", re.IGNORECASE)
+
+
 def object_span(s: Sentence, m: re.Match[str], max_words: int = 8,
                 tail: bool = True) -> tuple[int, int, int, TimeHit | None]:
     """(object start, value end, support end, time) for the phrase after a clause match."""
     text = s.text
     os = skip_ws(text, m.end())
+    if lead := _CLOCK_MODIFIER.match(text, os):
+        os = lead.end()  # "started doing 7am lengths": a clock time that modifies the object
     oe = bounded(text, os, max_words)
     time = s.time_for(m.start(), os, s.clause_end(os))
     support_end = oe

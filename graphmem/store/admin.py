@@ -68,6 +68,18 @@ def set_fact_slots(graph: Graph, user_id: str, rows: list[dict[str, Any]]) -> No
         graph.write("migrate_set_slots", user_id=user_id, rows=rows)
 
 
+def activity_facts(graph: Graph, user_id: str) -> list[dict[str, Any]]:
+    """One user's activity facts (`does:<key>`) with the slot each is stored under."""
+    return graph.read("migrate_activity_facts", user_id=user_id)
+
+
+def set_fact_predicates(graph: Graph, user_id: str, rows: list[dict[str, Any]]) -> None:
+    """Store new predicates and slots (`[{"id", "predicate", "slot"}]`) for some of one user's
+    facts and the relation edges they state, in one write."""
+    if rows:
+        graph.write("migrate_set_predicates", user_id=user_id, rows=rows)
+
+
 # --- migration 0005: re-keying ids -----------------------------------------------------------------
 
 

@@ -49,3 +49,26 @@ def test_migration_0012_rekeys_plans_stored_under_the_older_key(graph, user_id):
         _session("s2", dt(2024, 4, 9), "We ended up scrapping the bathroom remodel.")])])
     (plan,) = _plans(mem, user_id)
     assert plan.status == "superseded"
+
+
+def test_migration_0013_gives_activity_facts_one_key(graph, user_id):
+    """A habit stored under an older key ("does:nightly_journal_thing") is re-keyed, so a later
+    end of the same habit, said another way, closes it."""
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2024, 2, 18), "I journal every night before bed, it helps me sleep.")])])
+    with graph.session() as s:  # as an older version stored it
+        s.run("MATCH (f:FactEvent {user_id: $u}) WHERE f.predicate STARTS WITH 'does:' "
+              "SET f.predicate = 'does:nightly_journal_thing', "
+              "f.slot = 'user|does:nightly_journal_thing'", u=user_id).consume()
+    migration = importlib.import_module("graphmem.schema.0013_activity_keys")
+    assert migration.migrate(graph)["facts"] >= 1
+    with graph.session() as s:
+        stored = s.run("MATCH (f:FactEvent {user_id: $u}) WHERE f.predicate STARTS WITH 'does:' "
+                       "RETURN f.predicate AS p, f.slot AS slot", u=user_id).data()
+    assert stored == [{"p": "does:journaling", "slot": "user|does:journaling"}]
+    assert migration.migrate(graph)["facts"] == 0  # running it again changes nothing
+    mem.ingest([Transcript(user_id, [
+        _session("s2", dt(2024, 6, 2), "Gave up on the nightly journal thing, no time.")])])
+    habits = [f for f in mem.facts(user_id, history=True) if f.predicate == "does:journaling"]
+    assert {f.status for f in habits} >= {"superseded", "active"}, habits

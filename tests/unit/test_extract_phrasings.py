@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from graphmem.extract.offline import OfflineExtractor
+from graphmem.extract.text import activity_key
 
 X = OfflineExtractor()
 
@@ -57,7 +58,7 @@ CASES = [
     ("We decided to scrap the kitchen extension.", "cancelled", "kitchen extension", "asserted"),
     ("Kid number three was born on Friday, we're over the moon!", "count:child", "3", "asserted"),
     ("I haven't ridden since the crash, honestly I haven't played golf since June either.",
-     "does:golf", "golf", "negated"),
+     "does:golfing", "golf", "negated"),
     # habits in the progressive or with a habit adverb, an app used all the time, habits ended
     ("I've been knitting every evening since the baby came.", "does:knitting", "knitting",
      "asserted"),
@@ -94,7 +95,45 @@ CASES = [
     # a test ahead is a plan
     ("I'm sitting my driving test on the 14th, wish me luck.", "plans", "take the driving test",
      "planned"),
+    # one key per activity however it is named: a time word, a clock time, a generic head
+    ("Gave up on the nightly journaling thing ages ago.", "does:journaling",
+     "nightly journaling thing", "negated"),
+    ("We quit the Thursday walking group after the leader moved.", "does:walking",
+     "Thursday walking group", "negated"),
+    ("I've started doing 6am laps at the lido before work.", "does:swimming",
+     "swimming (laps)", "asserted"),
+    ("I've taken up knitting to keep my hands busy.", "does:knitting", "knitting", "asserted"),
+    ("I packed in the salsa classes, my knees hated them.", "does:salsa", "salsa classes",
+     "negated"),
+    ("I jacked in my job at the council in the end.", "works_at", "council", "negated"),
+    # joining a club, class or team for an activity takes it up; quitting it ends it
+    ("We joined a Thursday cycling club last spring.", "does:cycling", "Thursday cycling club",
+     "asserted"),
+    ("Quit the cycling club back in May, my knees weren't having it.", "does:cycling",
+     "cycling club", "negated"),
+    ("Guess who enrolled in ceramics classes again!", "does:ceramics", "ceramics classes",
+     "asserted"),
+    # counts said with "number N", "N fewer … now", "another two", a verb of keeping
+    ("Rabbit number four came home with us on Saturday.", "owns_count:rabbit", "4", "asserted"),
+    ("Long story, but that's one fewer goldfish now.", "owns_count:fish", "-1", "asserted"),
+    ("We sold another two of the bikes at the car boot.", "owns_count:bike", "-2", "asserted"),
+    ("We keep three goats at the allotment.", "owns_count:goat", "3", "asserted"),
+    # an obligation taken on about food
+    ("After the scan I've got to stay away from alcohol for good.", "avoids", "alcohol",
+     "asserted"),
+    ("I can no longer eat shellfish, doctor's orders.", "avoids", "shellfish", "asserted"),
 ]
+
+
+@pytest.mark.parametrize(("key", "canonical"), [
+    ("nightly_journal_thing", "journaling"), ("journal", "journaling"),
+    ("journaling", "journaling"), ("sunday_run_club", "running"), ("runs", "running"),
+    ("7am_lengths", "swimming"), ("pottery_classes", "pottery"), ("choir_practice", "choir"),
+    ("book_club", "book"), ("pub_quiz", "pub_quiz"), ("running_marathons", "running_marathons"),
+    ("weekend_stuff", "weekend_stuff"),  # nothing but time words and a head: kept as it was
+])
+def test_one_key_per_activity(key, canonical):
+    assert activity_key(key) == canonical
 
 
 @pytest.mark.parametrize(("text", "predicate", "value", "modality"), CASES)
@@ -126,6 +165,8 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "Since leaving Denver I sleep better.",  # a city left, no job
     "Left Paris yesterday, I'm at Heathrow now.",  # a trip, no job
     "I started at Monday's class.",  # a day, no employer
+    "I started at 7am sharp and finished at six.",  # a clock time, no activity
+    "I joined Twitter back in 2010.",  # a platform joined, no activity
 ])
 def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
@@ -167,3 +208,46 @@ def test_no_fact_from_headings_fragments_or_adverbs(text):
     facts = X.extract(text, "user")
     assert not [f for f in facts if f.predicate.startswith("does:") or f.predicate in (
         "likes", "signed_up_for")], facts
+
+
+@pytest.mark.parametrize("text", [
+    "I can't have a dog in this flat, the landlord said no.",  # a rule, nothing avoided
+    "I keep forgetting my keys.",  # no count
+    "Page number three is here somewhere.",  # no pet, no count
+    "Ugh, we're down to two now.",  # no noun said: no count of "now"
+])
+def test_look_alikes_make_no_count_or_avoidance(text):
+    preds = {f.predicate for f in X.extract(text, "user")}
+    assert not {p for p in preds if p.startswith(("owns_count:", "count:")) or p == "avoids"}, \
+        preds
+
+
+def _in_turn(turn):
+    """Facts as ingest reads the turn: piece by piece, with the turn's words before each."""
+    from graphmem.extract.base import extract_in_turn
+    from graphmem.segment import pieces_of_turn
+
+    return {(f.predicate, f.value, f.modality)
+            for p in pieces_of_turn("u", "t", turn)
+            for f in extract_in_turn(X, p.text, "user", turn[max(0, p.start - 300):p.start])}
+
+
+@pytest.mark.parametrize(("turn", "expected"), [
+    # the next employer in the sentence after the notice
+    ("Gave my notice in at Boots on Friday! starting with Lush in March, can't wait.",
+     ("works_at", "Lush", "asserted")),
+    # a sentence that opens with an -ing verb and no subject is the user's
+    ("Huge week. Relocating to Bristol in the spring for my partner's job.",
+     ("plans", "relocate to Bristol in the spring", "planned")),
+])
+def test_a_subjectless_sentence_reads_the_turn_before_it(turn, expected):
+    assert expected in _in_turn(turn), _in_turn(turn)
+
+
+@pytest.mark.parametrize("turn", [
+    "My brother's a chef. Working at Nobu now, lucky him.",  # about the brother
+    "Living in Paris is a dream for most people.",  # the -ing phrase is the subject
+])
+def test_a_subjectless_sentence_about_someone_else_is_not_the_users(turn):
+    got = _in_turn(turn)
+    assert not {f for f in got if f[0] in ("works_at", "lives_in", "plans")}, got
