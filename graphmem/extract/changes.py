@@ -96,6 +96,9 @@ def avoid(s: Sentence, m: re.Match[str], verb: str, pred: str,
     value = " ".join(habits.object_words(clean(s.text[os:oe])))
     if vague(value) or P.PRONOUN_START.match(value):
         return []
+    if verb.split()[-1] == "off" and (not habits.consumable(value) or re.match(
+            r"\s*to\b", s.text[m.end():])):
+        return []  # "I'm off work", "been off sick": only a food or a drink is given up
     found = habits.activity(value) if habits.base_verb(value.split()[0]) else None
     f = habits.candidate(s, found or ("consumes", value), m.start(), se, how="stop")
     return [f] if f else []

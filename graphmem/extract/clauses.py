@@ -36,9 +36,10 @@ def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if verb.startswith("prefer"):
         cut = re.search(r"\s+(?:over|than|to|instead\s+of)\s", raw)
         raw = raw[:cut.start()] if cut else raw
+    raw = re.sub(r"\s+(?:instead|these\s+days|nowadays|lately)$", "", raw, flags=re.I)  # "… instead"
     value = clean(raw)
-    if vague(value) or P.PRONOUN_START.match(value):
-        return []
+    if vague(value) or P.PRONOUN_START.match(value) or re.match(r"(?:habit|routine)\b", value, re.I):
+        return []  # "gotten into the habit of …" is a routine, not a liking
     lemma = verb.split()[0]
     past = lemma.endswith("ed")
     lemma = lemma[:-1] if lemma.endswith("s") and lemma[:-1] in L.PREF_VERB else lemma
@@ -51,7 +52,7 @@ def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
     elif pred == "dislikes":
         sentence = f"User can't stand {shown}."
     elif verb.startswith(("started", "starting", "grown", "grew", "came", "have come",
-                          "getting")):
+                          "getting", "gotten", "have gotten", "been getting", "got really")):
         sentence = f"User has come to like {shown}."  # a liking that began
     else:
         sentence = f"User is {verb} {shown}."

@@ -35,7 +35,7 @@ GAINED = re.compile(
     r"ended\s+up\s+(?:buying|getting|adopting))\s+"
     r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
 LOST = re.compile(
-    _SUBJ + r"\s+(?:sold|gave\s+away|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
+    _SUBJ + r"\s+(?P<verb>sold|gave\s+away|gave|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
     r"(?:another\s+)?(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN +
     r"\b", re.IGNORECASE)
 # "So one fewer hen now", "that's two more bikes now": a change said without a verb.
@@ -46,6 +46,10 @@ CHANGED_NOW = re.compile(
 NOW_COUNT = re.compile(
     r"\b(?:it|that|this)(?:" + AP + r"s|\s+is|\s+makes)\s+(?:(?:just|only)\s+)?(?P<num>" + _NUM +
     r")\s+" + _NOUN + r"\s+now\b", re.IGNORECASE)
+# "Picked up another guitar, that's four now": the count as it stands, its noun said before.
+NOW_BARE = re.compile(
+    r"\b(?:that|it)(?:" + AP + r"s|\s+is|\s+makes)\s+(?:(?:just|only)\s+)?(?P<num>" + _NUM +
+    r")\s+(?:now|in\s+total|altogether)\b", re.IGNORECASE)
 # "Baby number four arrived", "kid number two is on the way … was born": the count of children.
 BABY_NUMBER = re.compile(
     r"\b(?P<noun>[a-z]+)\s+(?:number\s+|no\.\s*|#)(?P<num>" + _NUM + r")\s+(?:has\s+|finally\s+|"
@@ -66,7 +70,8 @@ assert {f"count:{v}" for v in _FAMILY.values()} == FAMILY_COUNTS
 def count_slot(noun: str, verb: str = "") -> str | None:
     """The count predicate for a noun: owns_count:<pet or thing>, count:child, count:<deed>."""
     n = singular(P.WS.sub(" ", noun.lower()))
-    if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN:
+    if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN or (
+            n in L.CONSUMABLES and n not in L.PETS):  # "one coffee a day" is no possession
         return None  # "we're down to two now": no noun was said
     if n in _FAMILY:
         return f"count:{_FAMILY[n]}"
@@ -107,6 +112,13 @@ def counts(s: Sentence) -> list[FactCandidate]:
                                    else f"User has done {n} {m.group('noun').lower()}s."))
     for m in UP_DOWN.finditer(text):
         n = number(m.group("num"))
+        noun = singular(m.group("noun"))
+        if m.group("dir").lower() == "down" and n is not None and consumable(noun) and \
+                noun not in L.PETS and not s.hedged(m.start()):  # "one coffee a day": cutting down
+            out.append(fact(s, "preference", "reduces", f"User is cutting down on {noun}.",
+                            m.start(), m.end(), value=noun, confidence=0.65,
+                            roles=[user_role(), RoleRef("object", noun, "food")]))
+            continue
         pred = count_slot(m.group("noun"))
         if pred and n is not None and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, str(n),
@@ -131,6 +143,8 @@ def counts(s: Sentence) -> list[FactCandidate]:
         n = 1 if num in ("a", "an") else number(num)
         noun = singular(m.group("noun"))
         pred = count_slot(noun)
+        if m.group("verb").lower() == "gave" and not m.group("of"):
+            continue  # "gave two talks": only "gave two of the kittens (away)" counts
         if pred and n is not None and (m.group("of") or noun in L.PETS) and \
                 not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, f"-{n}",
@@ -165,7 +179,21 @@ def counts(s: Sentence) -> list[FactCandidate]:
         if pred and n and noun in L.PETS and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, f"-{n}",
                                    f"User has {n} {m.group('noun')} fewer."))
+    counted = [f for f in out if f and f.predicate.startswith(("owns_count:", "count:"))]
+    for m in NOW_BARE.finditer(text):
+        n = number(m.group("num"))
+        before = [f for f in counted if text.find(f.support) < m.start()]
+        if before and n and not s.hedged(m.start()):  # the last count said before it
+            last = before[-1]
+            out.append(fact(s, "possession" if last.predicate.startswith("owns") else "attribute",
+                            last.predicate, f"User now has {n} ({last.predicate.split(':')[1]}).",
+                            text.find(last.support), m.end(), value=str(n), confidence=0.75,
+                            roles=list(last.roles)))
     return [f for f in out if f]
+
+
+def consumable(noun: str) -> bool:
+    return noun in L.CONSUMABLES or singular(noun) in L.CONSUMABLES
 
 
 def prefer_stated(facts: list[FactCandidate]) -> list[FactCandidate]:

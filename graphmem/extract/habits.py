@@ -47,9 +47,12 @@ NO_MORE = re.compile(
     r"re|\s+am|\s+are)\s+(?:not|no\s+longer)\s+(?P<gerund>[a-z]+ing)\b", re.IGNORECASE)
 # "I haven't done parkrun in ages", "we haven't played tennis in months": a habit that lapsed.
 LAPSED = re.compile(
-    r"\b(?P<subj>I|we)\s*(?:haven" + AP + r"t|have\s+not|" + AP + r"ve\s+not)\s+(?:really\s+|"
+    r"(?:\b(?P<subj>I|we)\s*|(?:^|(?<=[.!?]\s))(?=[Hh]aven))(?:haven" + AP + r"t|have\s+not|" + AP +
+    r"ve\s+not)\s+(?:really\s+|"
     r"actually\s+)?(?P<verb>done|played|gone|had|eaten|drunk|drank|practi[cs]ed|touched|used)\s+"
-    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:(?:in|for)\s+(?:ages|forever|years|months|"
+    r"(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:(?:in|for)\s+(?:(?:\d+|a\s+few|"
+    r"a\s+couple\s+of|several|many|" + "|".join(w for w in L.NUMBER_WORDS if " " not in w) +
+    r")\s+)?(?:ages|forever|years|months|"
     r"weeks|a\s+(?:long\s+)?while|a\s+long\s+time)|since)\b", re.IGNORECASE)
 _LAPSED_VERB = {"done": "do", "played": "play", "gone": "go", "had": "eat", "eaten": "eat",
                 "drunk": "drink", "drank": "drink", "practiced": "practice",
@@ -60,8 +63,9 @@ AGAIN = re.compile(
     r"(?P<gerund>[a-z]+ing)\b(?P<rest>[^,;.!?]*?)\s+again\b|"
     r"\b(?P<subj2>I|we)(?:" + AP + r"ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:picked|took|taken)"
     r"\s+(?P<obj>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+back\s+up\b|"
-    r"\b(?P<subj3>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+back\s+(?:to|at|on)\s+"
-    r"(?P<obj2>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
+    r"\b(?P<subj3>I|we)(?:(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)|(?:" + AP + r"ve|\s+have)?\s+"
+    r"(?:gone|went|got|gotten|come|came)(?:\s+right)?)\s+back\s+(?:to|at|on|into)\s+"
+    r"(?P<obj2>(?:the\s+)?(?-i:[a-z])[\w-]*(?:\s+[a-z][\w-]*){0,2})", re.IGNORECASE)
 _CUT = frozenset("using with for at in from on to into during every each since by as and or back "
                  "over when because after before once while this last these every so "
                  "again anymore now most many pretty really quite way all lot lots bit ton "

@@ -119,7 +119,8 @@ NOT_OBJECT_START = frozenset("out into away late off over around back up down by
                              "online offline home there here so too very really well bed sleep "
                              "it that this for at in on to with is was are were makes made has "
                              "have can will would gets keeps helps as lately recently again more less "
-                             "before after during while when since until"
+                             "before after during while when since until together real hard "
+                             "habit routine"
                              .split())
 MENTAL_VERBS = frozenset("notice noticing feel feeling think thinking realize realizing wonder "
                           "wondering see seeing get getting worry worrying look looking "
@@ -161,7 +162,8 @@ PROG_BASE = {
 PREF_VERB = {"love": "loves", "adore": "adores", "like": "likes", "enjoy": "enjoys",
               "prefer": "prefers", "hate": "hates", "dislike": "dislikes", "detest": "detests",
               "loathe": "loathes"}
-STATUS_PRED = {"vegan": "diet", "vegetarian": "diet", "pescatarian": "diet",
+STATUS_PRED = {"vegan": "diet", "vegetarian": "diet", "pescatarian": "diet", "omnivore": "diet",
+                "flexitarian": "diet", "meat eater": "diet", "meat-eater": "diet",
                 "lactose intolerant": "dietary_restriction", "gluten free": "dietary_restriction",
                 "gluten-free": "dietary_restriction", "retired": "employment_status",
                 "unemployed": "employment_status", "self-employed": "employment_status",
@@ -229,7 +231,8 @@ def _verbs(family: str, predicate: str, phrases: str) -> None:
         VERBS[phrase] = (family, predicate)
 
 
-_verbs("pref", "likes", "love|loves|loved|adore|adores|adored|like|likes|liked|enjoy|enjoys|"
+_verbs("pref", "likes", "gotten into|have gotten into|been getting into|got really into|"
+       "love|loves|loved|adore|adores|adored|like|likes|liked|enjoy|enjoys|"
        "enjoyed|prefer|prefers|preferred|am obsessed with|am into|am passionate about|"
        "am crazy about|am addicted to|am a big fan of|am a huge fan of|am a fan of|"
        "am a massive fan of|am a major fan of|am a real fan of|am a total fan of|"
@@ -253,7 +256,9 @@ _verbs("avoid", "avoids", "avoid|avoids|am avoiding|been avoiding|steer clear of
        # an obligation the user has taken on: "I've got to stay away from gluten from now on"
        "got to stay away from|have to stay away from|need to stay away from|"
        "must stay away from|got to avoid|have to avoid|need to avoid|must avoid|"
-       "can't eat|cannot eat|can't drink|cannot drink|can no longer eat|can no longer drink")
+       "can't eat|cannot eat|can't drink|cannot drink|can no longer eat|can no longer drink|"
+       # "I've been off sugar for a month", "I'm off the booze" (a food or a drink only)
+       "am off|been off|have been off|am completely off|been completely off")
 _verbs("live", "lives_in", "live in|lives in|living in|reside in|resides in|residing in|"
        "am based in|am located in|live over in|living up in|living down in|living out in|"
        "living over in|live up in|live down in|live out in")
@@ -275,12 +280,17 @@ _verbs("work_start", "works_at", "got a job at|got a job with|got a new job at|"
        "began working at|began working for|accepted a job at|accepted a position at|"
        "accepted an offer from|got hired at|got hired by|was hired at|was hired by|"
        "took a job at|took a job with|took a position at|took a new job at|"
-       "got an offer from|got a position at|joined the team at")
+       "got an offer from|got a position at|joined the team at|started my new job at|"
+       "started my new role at|started my new position at|started a new role at|"
+       "started my job at|started my role at|started my first job at|started my first day at")
 _verbs("work_end", "works_at", "quit my job at|quit my job with|quit my job|left my job at|"
        "left my job with|left my job|quit working at|quit working for|stopped working at|"
        "stopped working for|retired from|got laid off from|was laid off from|got laid off|"
        "was laid off|got fired from|was fired from|resigned from|left my position at|"
-       "packed in my job at|packed in my job|jacked in my job at|jacked in my job")
+       "packed in my job at|packed in my job|jacked in my job at|jacked in my job|"
+       "been made redundant from|been made redundant at|was made redundant from|"
+       "was made redundant at|got made redundant from|got made redundant at|"
+       "been made redundant by|was made redundant by|got made redundant by")
 _verbs("work_as", "occupation", "work as|working as|am working as|worked as|been working as")
 _verbs("study", "studies_at", "study at|studies at|studying at|am enrolled at|go to school at|"
        "go to college at|am at university at")

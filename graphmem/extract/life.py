@@ -40,6 +40,12 @@ SUBJECTLESS_HOME = re.compile(
     P.SENTENCE_START + r"(?:still\s+|now\s+)?(?:living|based|settl(?:ed|ing)\s+in)(?:\s+(?:alright|"
     r"all\s+right|ok|okay|well|nicely|fine|great|slowly))?\s+(?:out\s+|over\s+|up\s+|down\s+|"
     r"here\s+)?in\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+# "We moved out of our place in Brooklyn and now we're in Jersey City": where the user is now,
+# read as a home only in a sentence that speaks of moving.
+NOW_IN = re.compile(r"\b(?:now\s+)?(?:I|we)(?:" + AP + r"re|" + AP + r"m|\s+are|\s+am)\s+(?:now\s+)?"
+                    r"(?:living\s+|based\s+)?in\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+_MOVING = re.compile(r"\b(?:moved|moving)\s+(?:out|to|house|away|back|in|over|across|up|down)\b|"
+                     r"\b(?:relocated|relocating)\b|\bsold\s+(?:the|our|my)\b", re.I)
 _GERUND_SUBJECT = re.compile(r"\s+(?:is|was|has|had|can|could|would|must|will|gets|got|isn"
                              r"['’]t|wasn['’]t|sounds|seems|looks)\b", re.IGNORECASE)
 _SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
@@ -56,7 +62,10 @@ CANCEL = re.compile(
     r"cancel|call\s+off|scrap)|"  # "had to pull out of Chicago" (a bare "cancel …" is a request)
     r"(?:ended\s+up|decided\s+to)\s+(?:scrapping|scrap|"
     r"cancel(?:l)?ing|cancel|calling\s+off|call\s+off)|cancel(?:l)?ed|called\s+off|scrapped|scrubbed|"
-    r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on|withdr(?:ew|awn)\s+from)\s+(?P<obj>\S)|"
+    r"pulled\s+out\s+of|backed\s+out\s+of|bailed\s+on|withdr(?:ew|awn)\s+from|"
+    # a trip that did not happen: "we ended up not going to Japan", "decided not to go to Rome"
+    r"ended\s+up\s+not\s+going\s+to|decided\s+not\s+to\s+go\s+to|didn" + AP + r"t\s+end\s+up\s+"
+    r"going\s+to|never\s+ended\s+up\s+going\s+to)\s+(?P<obj>\S)|"
     r"\b(?:my|our)\s+(?P<pobj>[\w'’ -]{2,40}?)\s+(?:got|was|has\s+been|had\s+to\s+be)\s+"
     r"(?:cancel(?:l)?ed|called\s+off|scrapped|scrubbed)\b|"
     # "Rome's off", "the Rome trip is off" (a name, then "off" as the whole predicate)
@@ -244,8 +253,10 @@ def homes(s: Sentence) -> list[FactCandidate]:
     is"; and the home given up ("sold the house in Portland")."""
     text = s.text
     out: list[FactCandidate | None] = []
-    for rx, modality in ((LIVES, "asserted"), (LEFT_HOME, "negated"),
-                         (SUBJECTLESS_HOME, "asserted")):
+    rules = [(LIVES, "asserted"), (LEFT_HOME, "negated"), (SUBJECTLESS_HOME, "asserted")]
+    if _MOVING.search(text):
+        rules.append((NOW_IN, "asserted"))
+    for rx, modality in rules:
         for m in rx.finditer(text):
             if s.hedged(m.start()) or (rx is not SUBJECTLESS_HOME and not _said_of_user(text, m)):
                 continue

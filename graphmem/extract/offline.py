@@ -57,7 +57,7 @@ class OfflineExtractor:
         if not (P.FIRST_PERSON.search(text) or life.prefilter_home(text)
                 or P.SUBJECTLESS.search(text) or counting.prefilter(text)
                 or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)
-                or P.FAVORITE_NEW.search(text)):
+                or P.FAVORITE_NEW.search(text) or habits.LAPSED.search(text)):
             return []
         return self._rules(text, before)
 
@@ -80,8 +80,9 @@ class OfflineExtractor:
             verb = norm(m.group("verb"))
             family, pred = L.VERBS[verb]
             aux = m.group("aux") or ""
-            if verb in L.BE_REQUIRED and not P.BE_AUX.search(aux) and m.group("subj"):
-                continue
+            if verb in L.BE_REQUIRED and not (P.BE_AUX.search(aux) or _BEEN.search(aux)) \
+                    and m.group("subj"):
+                continue  # "I am off sugar", "I've been off sugar"; not "I put off …"
             if s.hedged(m.start()):
                 continue
             negated = bool(P.NEGATORS.search(aux) or P.USED_TO.search(aux))
@@ -114,7 +115,7 @@ class OfflineExtractor:
             out.extend(life.job_mentions(s, before))
         out.extend(life.homes(s))
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low or \
-                " out of " in low or "withdr" in low:
+                " out of " in low or "withdr" in low or "going to" in low or "not to go" in low:
             out.extend(life.cancellations(s))
         if s.times() and ("my " in low or "our " in low):
             out.extend(life.third_party(s))
@@ -141,6 +142,7 @@ class OfflineExtractor:
 
 
 IMPLICIT_I = "I'm "
+_BEEN = re.compile(r"\bbeen\b", re.IGNORECASE)
 # A chat sentence that opens with an -ing verb of a life change and names no subject: "starting
 # at Monzo in November", "moving to Leeds next month" (not "Using the API", in pasted text).
 _GERUND_OPENING = re.compile(

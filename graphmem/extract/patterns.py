@@ -40,7 +40,8 @@ BOUNDARY = re.compile(
     r"while|whereas|or|which|who|whom|where|when|whenever|unless|if|until|cause|cuz|plus|"
     r"then|as\s+well\s+as|rather\s+than|instead\s+of|except)\b", re.IGNORECASE)
 CAP_START = re.compile(r"[A-Z0-9]")
-PRONOUN_START = re.compile(r"(?:it|that|this|these|those|them|him|her|you|me|us|one)\b",
+PRONOUN_START = re.compile(r"(?:it|that|this|these|those|them|him|her|hers|his|theirs|yours|"
+                           r"mine|ours|you|me|us|one)\b",
                            re.IGNORECASE)
 
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
@@ -55,8 +56,8 @@ SENTENCE_START = (r"(?:^|(?<=[.!?]\s)|(?<=[.!?]\s\s))[\"'“(]*(?:(?:just|finall
 VALUE_TAIL = re.compile(
     r"\s+(?:with|for|because|since|so|when|while|after|before|until|that|to|as|from|about|"
     r"during|ever|over|around|near|like|just|last|this|next|every|each|yesterday|today|"
-    r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|"
-    r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+|"
+    r"tonight|tomorrow|ago|recently|lately|once|twice|again|now|already|back|here|there|by|instead|"
+    r"and|or|but|on\s+(?:the\s+)?(?:weekend|weekends)|for\s+\w+|in\s+the\s+end|"
     r"(?:(?:\d+|a|an|a\s+few|a\s+couple\s+of|several|many|" + _NUMW + r")\s+)?"
     r"(?:ages|years|months|weeks|days)\s+ago|"
     # a time or a degree said after the value: "Canva on Monday", "energy drinks pretty much"
@@ -190,6 +191,12 @@ FAVORITE_REV = re.compile(
 FAVORITE_NEW = re.compile(
     r"\bnew\s+favou?rite\s+(?P<cat>[a-z]+(?:\s+[a-z]+)??)\s*(?:alert\s*)?(?::|—|–|\s-|,?\s+and\s+"
     r"it(?:" + AP + r"s|\s+is)|,\s*it(?:" + AP + r"s|\s+is)|\s+is)\s+(?P<val>\S)", re.IGNORECASE)
+# "Pizza used to be my favourite food but now it's ramen": the old favourite and the new one.
+FAVORITE_WAS = re.compile(
+    r"(?P<old>[^\s,;:.!?][^,;:.!?]{0,40}?)\s+used\s+to\s+be\s+(?:my|our)\s+(?:all[\s-]time\s+)?"
+    r"favou?rite\s+(?P<cat>[a-z]+)\b[^.;!?]{0,30}?\bnow\s+(?:it" + AP + r"s|it\s+is|(?:my|our)\s+"
+    r"favou?rite\s+is|I\s+(?:love|prefer)|I" + AP + r"m\s+(?:all\s+about|into))\s+(?P<val>\S)",
+    re.IGNORECASE)
 FAV_CAT_DROP = re.compile(r"^(?:type|kind|sort|genre|style|brand|form|flavou?r)\s+of\s+",
                           re.IGNORECASE)
 OCCUPATION = re.compile(
@@ -199,9 +206,14 @@ OCCUPATION = re.compile(
 OCC_NP_STOP = re.compile(r"\s+(?:at|for|in|with|who|and|from|by|on|of|so|but|that|to|here|"
                          r"there|now|since|because|myself|too)\b.*$", re.IGNORECASE)
 STATUS = re.compile(
-    r"\b(?P<subj>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)(?P<neg>\s+not)?"
+    r"\b(?P<subj>I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are|"
+    # becoming it: "I went vegetarian last year", "we've decided to stay vegan"
+    r"(?:\s+(?:just|finally|recently|officially))?(?:\s+went|\s+have\s+gone|" + AP + r"ve\s+gone|"
+    r"\s+became|\s+have\s+become|" + AP + r"ve\s+become|\s+turned|(?:" + AP + r"ve|\s+have)?"
+    r"\s+decided\s+to\s+(?:just\s+)?(?:go|stay|be)))(?P<neg>\s+not)?"
     r"(?:\s+(?:also|actually|now|still|strictly|mostly|fully|officially|finally|happily|"
-    r"recently|newly|just|a|an))*\s+(?P<attr>vegan|vegetarian|pescatarian|lactose[\s-]intolerant|"
+    r"recently|newly|just|a|an))*\s+(?P<attr>vegan|vegetarian|pescatarian|omnivore|flexitarian|"
+    r"meat[\s-]eater|lactose[\s-]intolerant|"
     r"gluten[\s-]free|allergic\s+to|retired|unemployed|self-employed|married|engaged|divorced|"
     r"single|widowed|separated|pregnant|in\s+a\s+relationship)(?![\w-])", re.IGNORECASE)
 COUNT_DONE = re.compile(
@@ -225,7 +237,7 @@ HAVE_OBJ = re.compile(
     r"(?:a\s+)?(?:second|third|new))\s+(?P<adj>(?:(?!(?:on|in|at|of|for|with|from|to|by)\b)"
     r"[\w-]+\s+){0,2}?)(?P<noun>guinea\s+pigs?|"
     r"[a-z][a-z-]*)(?=\s*$|\s*[,.;!?]|\s+(?:named|called|and|who|that|at|in|from|now|too|"
-    r"as|with|whom|which|so|but|right|already)\b)", re.IGNORECASE)
+    r"as|with|whom|which|so|but|right|already|after|since|altogether|in\s+total)\b)", re.IGNORECASE)
 
 # --- the assistant's recommendations ------------------------------------------------------------
 

@@ -156,6 +156,21 @@ def favorites(s: Sentence) -> list[FactCandidate]:
             f"{display(value)}.", m.start(), ve, value=value, modality=modality,
             roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))],
             time=time if time and time[0] >= vs else None))
+    for m in P.FAVORITE_WAS.finditer(text):
+        cat = norm(m.group("cat"))
+        old = clean(re.sub(r"^(?:so|but|and|well|honestly|ok|okay)\s+", "", m.group("old"),
+                           flags=re.I), drop_possessive=False)
+        vs = m.start("val")
+        ve = bounded(text, vs, 6)
+        value = clean(text[vs:ve], drop_possessive=False)
+        if s.hedged(m.start()) or vague(value) or vague(old) or P.PRONOUN_START.match(old):
+            continue
+        for v, modality, said in ((old, "negated", "used to be"), (value, "asserted", "is")):
+            out.append(fact(
+                s, "preference", f"favorite_{slug(cat)}", f"User's favorite {cat} {said} {v}.",
+                m.start() if modality == "negated" else text.lower().rfind("now", 0, vs),
+                m.end("cat") if modality == "negated" else ve, value=v, modality=modality,
+                roles=[user_role(), RoleRef("object", v, L.FAV_TYPES.get(cat, "other"))]))
     for m in P.FAVORITE_NEW.finditer(text):
         cat = norm(m.group("cat"))
         vs = m.start("val")
