@@ -92,6 +92,8 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
         (rf"\b(?:(?:back\s+)?(?:in|during)\s+(?:{_PART})?{_MON_L}(?:,?\s+(?:of\s+)?{_YEAR})?"
          rf"|(?:{_PART})?{_MON_S},?\s+{_YEAR}|(?:last|this|next)\s+{_MON_S}|{_PART}{_MON_S})",
          _MONTH_CUES),
+        # a day of the month alone: "on the 25th" (not "the 25th of May", found above)
+        (rf"\bon\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?{_MON_S})", ("on",)),
         # numeric dates
         (r"(?<![\d/.-])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}))(?![\d/])",
          _DIGIT_CUES),
@@ -344,6 +346,24 @@ def _r_mday(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     return _dated(c, _MONTHS[g["m"]], int(g["d"]), int(g["y"]) if g["y"] else None)
 
 
+def _r_dom(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    """"on the 25th": that day of this month, or of the nearest month in the preferred direction
+    where it has not passed (future) or has come (past); today counts."""
+    d, step = int(g["d"]), (-1 if c.prefer == "past" else 1)
+    if not 1 <= d <= 31:
+        return None
+    y, m = c.today.year, c.today.month
+    for _ in range(3):
+        try:
+            cand = date(y, m, d)
+            if (cand <= c.today) if step < 0 else (cand >= c.today):
+                return c.day(cand)
+        except ValueError:  # the 31st of a 30-day month
+            pass
+        y, m = _add_months(y, m, step)
+    return None
+
+
 def _r_iso(c: _Ctx, g: dict[str, Any]) -> _Range:
     return c.day(date(int(g["y"]), int(g["m"]), int(g["d"])))
 
@@ -405,6 +425,7 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
         (rf"{_MON_N} (?:the )?(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?:,? (?P<y>\d{{4}}))?", _r_mday),
         (rf"(?:the )?(?P<d>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MON_N},?(?: (?P<y>\d{{4}}))?",
          _r_mday),
+        (r"the (?P<d>\d{1,2})(?:st|nd|rd|th)", _r_dom),
         (r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})", _r_iso),
         (r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})", _r_us),
         (rf"(?:the year )?{_PART_N}(?P<y>(?:19|20)\d\d)", _r_year),

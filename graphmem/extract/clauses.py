@@ -262,6 +262,8 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
         return []
     elif pred == "took" and not L.TOOK_OBJECTS.intersection(value.lower().split()):
         return []
+    elif pred == "occupation" and P.NARRATED_PAST.search(s.text):
+        return []  # "I spent 4 years there, where I was promoted to creative director": a past role
     elif verb == "saw" and not (value[:1].isupper() or L.SAW_OBJECTS.intersection(
             singular(w) for w in value.lower().split())):
         return []

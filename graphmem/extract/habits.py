@@ -99,6 +99,8 @@ def object_words(phrase: str) -> list[str]:
         if low in _CUT or low in L.NUMBER_WORDS or low in ("times", "once", "twice") or (
                 low.endswith("ly") and len(low) > 5 and words):
             break
+        if low == "of" and not words:
+            continue  # "20 minutes of strength training": the measure went, so does its "of"
         if w.lower() not in ("my", "our", "the", "a", "an", "some", "his", "her", "their",
                              "another"):
             words.append(w)

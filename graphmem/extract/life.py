@@ -75,13 +75,18 @@ CANCEL = re.compile(
     re.IGNORECASE)
 _REL_ALT = "|".join(re.escape(r) for r in sorted(L.RELATIONS, key=len, reverse=True))
 THIRD_PARTY = re.compile(
-    r"(?:^|[.!?]\s+|,\s+|\band\s+)(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
-    r")[\s-]+)*(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
-    r"(?:(?:" + AP + r"s|(?<=s)" + AP + r")\s+(?P<what>[a-z0-9][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?\s+"
+    r"(?:^|[.!?]\s+|,\s+|\band\s+)(?:(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
+    r")[\s-]+)*|(?P<bare>(?=(?-i:Mum|Mom|Dad|Mam|Nan|Nana|Grandma|Grandpa|Granny|Grandad)\b)))"
+    # a parent named as people call them, without "my": "Dad's having his knee op on the 25th"
+    r"(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
+    r"(?:(?:" + AP + r"s|(?<=s)" + AP + r")\s+(?P<what>[a-z0-9][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?"
+    r"(?:\s+|(?=" + AP + r"s\s+having))"
     r"(?P<verb>is|was|will\s+be|has|had|got|gets|starts|started|retired|graduates|graduated|"
     r"turns|turned|moves|moved|arrives|arrived|passed\s+away|died|flies|flew|leaves|left|"
-    r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited)\b", re.IGNORECASE)
-_FUTURE_VERB = re.compile(r"^(?:is|will|starts|gets|graduates|turns|moves|arrives|flies|leaves|"
+    r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited|is\s+having|" + AP +
+    r"s\s+having|had\s+(?:his|her|their))\b", re.IGNORECASE)
+_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+having|starts|gets|graduates|turns|moves|arrives|"
+                          r"flies|leaves|"
                           r"comes)\b", re.IGNORECASE)
 
 
@@ -314,7 +319,7 @@ def third_party(s: Sentence) -> list[FactCandidate]:
     text = s.text
     out: list[FactCandidate | None] = []
     for m in THIRD_PARTY.finditer(text):
-        start = m.start("pos")
+        start = m.start("pos") if m.group("pos") else m.start("rel")
         if s.hedged(start):
             continue
         end = s.clause_end(m.end())
@@ -328,11 +333,55 @@ def third_party(s: Sentence) -> list[FactCandidate]:
         said = re.sub(r"^(?:their)\s+", "", said, flags=re.I)
         planned = bool(_FUTURE_VERB.match(m.group("verb")))
         f = fact(s, "event", f"{L.RELATIONS[rel]}_event", f"User's {said}.", start, end,
-                 value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "", text[m.end("rel"):end]) or None,
+                 value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "", text[m.end("rel"):end]).strip()
+                 or None,
                  modality="planned" if planned else "asserted", subject=who, confidence=0.7,
                  roles=[RoleRef("subject", name or rel, "person")], time=time)
         if f:
             f.text = f"User's {said}."  # the date is already in the words
+            out.append(f)
+    return [f for f in out if f]
+
+
+# "Jess had her baby yesterday", "Priya's wedding has been moved to the 10th of May": a named
+# person's dated event (the name said as the sentence's subject, a time said with it).
+NAMED_EVENT = re.compile(
+    r"(?:^|(?<=[.!?]\s)|(?<=,\s)|(?<=\band\s)|(?<=\bomg\s)|(?<=\bso\s))(?P<name>(?-i:[A-Z][a-z]+))"
+    r"(?:" + AP + r"s\s+(?P<what>wedding|birthday|graduation|funeral|surgery|operation|op|"
+    r"baby\s+shower|due\s+date|hen\s+do|stag\s+do|party|retirement\s+party)\b|\s+(?P<verb>had\s+"
+    r"(?:her|his|their)\s+baby|is\s+getting\s+married|got\s+married|got\s+engaged|is\s+due|"
+    r"gave\s+birth|passed\s+away|graduates|graduated|is\s+having\s+(?:her|his|their)\s+[a-z]+)\b)",
+    re.IGNORECASE)
+_NOT_A_NAME = frozenset("""the this that it we i my our so but and just today yesterday tomorrow
+monday tuesday wednesday thursday friday saturday sunday january february march april may june
+july august september october november december there here everyone someone nobody anyway
+also then now well oh omg ok okay guess what""".split())
+
+
+def named_events(s: Sentence) -> list[FactCandidate]:
+    """A named person's dated event: "Jess had her baby yesterday", "Priya's wedding is on the 10th
+    of May" (a time said with it, or nothing is kept)."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in NAMED_EVENT.finditer(text):
+        name = m.group("name")
+        if name.lower() in _NOT_A_NAME or s.hedged(m.start()):
+            continue
+        end = s.clause_end(m.end())
+        time = next((t for t in s.times() if m.end() <= t[1] and t[0] < end + 40), None)
+        if time is None:
+            continue
+        end = max(end, time[1])
+        said = display(text[m.start():end]).rstrip(".")
+        verb = (m.group("verb") or "").lower()
+        planned = verb.startswith(("is ", "graduates")) or bool(
+            m.group("what") and re.search(r"\b(?:is|will|'s\s+going)\b", text[m.end():end]))
+        f = fact(s, "event", "person_event", f"{said}.", m.start(), end,
+                 value=text[m.end("name"):end].lstrip("'’s ").strip() or None,
+                 modality="planned" if planned else "asserted", subject=name, confidence=0.65,
+                 roles=[RoleRef("subject", name, "person")], time=time)
+        if f:
+            f.text = f"{said}."
             out.append(f)
     return [f for f in out if f]
 

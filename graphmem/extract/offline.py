@@ -57,7 +57,8 @@ class OfflineExtractor:
         if not (P.FIRST_PERSON.search(text) or life.prefilter_home(text)
                 or P.SUBJECTLESS.search(text) or counting.prefilter(text)
                 or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)
-                or P.FAVORITE_NEW.search(text) or habits.LAPSED.search(text)):
+                or P.FAVORITE_NEW.search(text) or habits.LAPSED.search(text)
+                or life.THIRD_PARTY.search(text) or life.NAMED_EVENT.search(text)):
             return []
         return self._rules(text, before)
 
@@ -117,8 +118,10 @@ class OfflineExtractor:
         if "cancel" in low or "call" in low or "scrap" in low or "off" in low or \
                 " out of " in low or "withdr" in low or "going to" in low or "not to go" in low:
             out.extend(life.cancellations(s))
-        if s.times() and ("my " in low or "our " in low):
+        if s.times() and ("my " in low or "our " in low or life.THIRD_PARTY.search(text)):
             out.extend(life.third_party(s))
+        if s.times() and life.NAMED_EVENT.search(text):
+            out.extend(life.named_events(s))
         if any(w in low for w in ("more", "fewer", "less", " to ", "another", "sold", "lost",
                                   "gave away", "th ", "second", "third", " now", "died",
                                   "passed", "ran away", "missing", " got out", "ended up", "number")):
@@ -138,6 +141,8 @@ class OfflineExtractor:
             out.extend(names.self_introductions(s))
         if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
             out.extend(shapes.counts(s))
+        if s.times():
+            out.extend(shapes.dated_events(s, out))
         return finish(s, counting.prefer_stated(out))
 
 

@@ -187,6 +187,11 @@ FAVORITE_REV = re.compile(
     r"(?=\s*(?:[,.!;]|$|\s+(?:by|of|in|because|and|but|so|ever|right|these|at|to|now|lately|"
     r"still|again|too)\b))",
     re.IGNORECASE)
+# A sentence that narrates a stretch of the past: "I spent 4 years in that agency, where …".
+NARRATED_PAST = re.compile(
+    r"\b(?:spent|spending)\s+(?:\d+|" + _NUMW + r"|a\s+few|several)\s+(?:years|months)\b|"
+    r"\btowards?\s+the\s+(?:last|end)\b|\bback\s+then\b|\bat\s+the\s+time\b|\bin\s+my\s+previous\s+"
+    r"(?:job|role|company)\b", re.IGNORECASE)
 # "I have a new favorite book and it's Piranesi", "New favourite restaurant alert: Kiln".
 FAVORITE_NEW = re.compile(
     r"\bnew\s+favou?rite\s+(?P<cat>[a-z]+(?:\s+[a-z]+)??)\s*(?:alert\s*)?(?::|—|–|\s-|,?\s+and\s+"

@@ -419,3 +419,53 @@ def age(s: Sentence) -> list[FactCandidate]:
         out.append(fact(s, "attribute", "birthday", f"User's birthday is {day}.", m.start(),
                         m.end(), value=day, confidence=0.9))
     return [f for f in out if f]
+
+
+# "I had my wisdom teeth out last Tuesday", "we're flying to Oslo on the 3rd": something the user
+# did or will do on a day they name, when no other rule read the sentence's time.
+_DATED_CLAUSE = re.compile(
+    r"\b(?P<subj>I|we)(?P<aux>(?:" + P.AP + r"(?:m|re|ll|ve|d))?(?:\s+(?:just|finally|also|actually|"
+    r"really|will|going\s+to|gonna|have|has))*)\s+(?P<verb>[a-z]+)\b", re.IGNORECASE)
+_NOT_DONE = frozenset("""think thought guess suppose feel felt wonder wondered hope hoped wish
+wished know knew believe believed mean meant want wanted need needed can could would should might
+may must am was were is are be been do don't didn't won't can't couldn't wouldn't shouldn't
+haven't hasn't wasn't weren't isn't aren't love loved like liked hate hated really just also
+actually usually always never often sometimes still not don didn won can couldn wouldn shouldn
+haven hasn wasn weren isn aren remember remembered noticed realised realized forgot skip""".split())
+_TRAILING_DEGREE = re.compile(r"\s+(?:about|around|roughly|exactly|almost|nearly|over|just|only|"
+                              r"like|since|from|until|till|by)$", re.IGNORECASE)
+_WILL = re.compile(r"\b(?:will|going\s+to|gonna)\b|" + P.AP + r"ll\b", re.IGNORECASE)
+_BE = re.compile(P.AP + r"(?:m|re)\b|\b(?:am|are)\b", re.IGNORECASE)
+_PERFECT = re.compile(P.AP + r"ve\b|\b(?:have|has)\b", re.IGNORECASE)
+
+
+def dated_events(s: Sentence, found: list[FactCandidate]) -> list[FactCandidate]:
+    """What the user did or will do on a day named in the same clause, kept as a dated event when
+    no other rule read a time in the sentence (so the timeline and date questions have it)."""
+    if any(f.time_text for f in found):
+        return []
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for t in s.times():
+        subj = None
+        for m in _DATED_CLAUSE.finditer(text, 0, t[0] + 1):
+            if m.end() <= t[0] and s.clause_end(m.end()) >= t[0] - 1:
+                subj = m
+        if subj is None:
+            continue
+        verb, aux = subj.group("verb").lower(), subj.group("aux") or ""
+        if verb in _NOT_DONE or verb in L.MENTAL_VERBS or s.hedged(subj.start()) or (
+                verb.endswith("ing") and not _BE.search(aux)):
+            continue
+        value = clean(_TRAILING_DEGREE.sub("", P.WS.sub(" ", text[subj.start("verb"):t[0]])
+                                           .strip(" ,")), drop_possessive=False)
+        if len(value.split()) < 2 or vague(value):
+            continue
+        planned = bool(_WILL.search(aux) or (_BE.search(aux) and verb.endswith("ing")))
+        lead = "will " if _WILL.search(aux) else "is " if _BE.search(aux) else \
+            "has " if _PERFECT.search(aux) else ""
+        end = max(t[1], s.clause_end(subj.end()))
+        out.append(fact(s, "event", "did", f"User {lead}{display(text[subj.start('verb'):end])}.",
+                        subj.start(), end, value=value,
+                        modality="planned" if planned else "asserted", time=t, confidence=0.6))
+    return [f for f in out if f]

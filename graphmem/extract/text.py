@@ -149,6 +149,8 @@ def activity_key(key: str) -> str:
     the end (class, club, thing…); a single word naming an activity verb becomes its gerund."""
     words = [w for w in key.split("_") if w]
     kept = [w for w in words if w not in L.ACTIVITY_TIME_WORDS and not _CLOCK.fullmatch(w)]
+    while len(kept) > 1 and kept[0] in ("of", "the", "a", "an", "some"):
+        kept.pop(0)  # "20 minutes of strength training": the measure went, its "of" goes too
     while len(kept) > 1 and kept[-1] in L.ACTIVITY_GENERIC_HEADS:
         kept.pop()
     if all(w in L.ACTIVITY_GENERIC_HEADS for w in kept):

@@ -143,6 +143,11 @@ CASES = [
     ("Tea used to be my favourite drink, now it's coffee.", "favorite_drink", "coffee",
      "asserted"),
     ("Tea used to be my favourite drink, now it's coffee.", "favorite_drink", "Tea", "negated"),
+    # other people's dated events: a parent named without "my", a named person
+    ("Mum's having her hip done on the 9th, fingers crossed.", "mother_event",
+     "having her hip done on the 9th", "planned"),
+    ("Tom got engaged last weekend, so happy for him.", "person_event", "got engaged last weekend",
+     "asserted"),
     # a liking said with "been" ("be" was required and "been" was not counted as it)
     ("I've been really into pottery lately.", "likes", "pottery", "asserted"),
     ("We've been obsessed with Korean dramas this year.", "likes", "Korean dramas", "asserted"),
@@ -155,6 +160,7 @@ CASES = [
     ("7am_lengths", "swimming"), ("pottery_classes", "pottery"), ("choir_practice", "choir"),
     ("book_club", "book"), ("pub_quiz", "pub_quiz"), ("running_marathons", "running_marathons"),
     ("weekend_stuff", "weekend_stuff"),  # nothing but time words and a head: kept as it was
+    ("of_strength_training", "strength_training"),  # "20 minutes of strength training"
 ])
 def test_one_key_per_activity(key, canonical):
     assert activity_key(key) == canonical
@@ -191,6 +197,8 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "I started at Monday's class.",  # a day, no employer
     "I started at 7am sharp and finished at six.",  # a clock time, no activity
     "I joined Twitter back in 2010.",  # a platform joined, no activity
+    # a role in a narrated past is no current occupation
+    "I spent six years at the bureau, where towards the end I was promoted to head of design.",
 ])
 def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
@@ -287,3 +295,12 @@ def test_a_subjectless_sentence_about_someone_else_is_not_the_users(turn):
 ])
 def test_look_alikes_make_no_liking(text):
     assert not [f for f in X.extract(text, "user") if f.predicate == "likes"]
+
+
+@pytest.mark.parametrize("text", [
+    "The wedding got engaged last weekend.",  # no person named ("The" is no name)
+    "Monday had her baby yesterday.",  # a day is no person
+    "Tom got engaged.",  # no time said: not a dated event
+])
+def test_look_alikes_make_no_named_event(text):
+    assert not [f for f in X.extract(text, "user") if f.predicate == "person_event"]

@@ -100,6 +100,15 @@ def test_unresolvable_stays_unresolved(phrase, anchor):
     assert te.text == phrase
 
 
+def test_a_day_of_the_month_alone_is_the_nearest_one_in_the_preferred_direction():
+    assert resolve_time_expression("on the 25th", WED, prefer="future").start == d(2024, 3, 25)
+    assert resolve_time_expression("on the 25th", WED).start == d(2024, 2, 25)
+    assert resolve_time_expression("on the 3rd", WED, prefer="future").start == d(2024, 4, 3)
+    assert resolve_time_expression("on the 3rd", WED).start == d(2024, 3, 3)
+    assert [t for _s, _e, t in find_time_expressions("It's on the 12th of May.")] == [
+        "the 12th of May"]
+
+
 def test_plans_can_prefer_the_future():
     assert resolve_time_expression("in March", SAT, prefer="future").start == d(2024, 3, 1)
     assert resolve_time_expression("on Friday", WED, prefer="future").start == d(2024, 3, 15)
