@@ -9,7 +9,18 @@ import re
 from ..models import FactCandidate, RoleRef
 from . import lexicon as L
 from . import patterns as P
-from .text import Sentence, bounded, clean, display, fact, organisation, proper_name, user_role, vague
+from .text import (
+    Sentence,
+    TimeHit,
+    bounded,
+    clean,
+    display,
+    fact,
+    organisation,
+    proper_name,
+    user_role,
+    vague,
+)
 
 AP = r"['’]"
 _AUX = r"(?:" + AP + r"(?:ve|re|m))?(?:\s+(?:just|finally|recently|have|had|then|also|now|" \
@@ -314,19 +325,24 @@ def cancellations(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+def _dated(s: Sentence, m: re.Match[str]) -> tuple[TimeHit, int] | None:
+    """The time said with an event match (in its clause, or just after it) and where the
+    event's words end, or None when no time is said."""
+    end = s.clause_end(m.end())
+    time = next((t for t in s.times() if m.end() <= t[1] and t[0] < end + 40), None)
+    return (time, max(end, time[1])) if time else None
+
+
 def third_party(s: Sentence) -> list[FactCandidate]:
     """Other people's dated events: "my cousin's graduation is on 3 May 2025 in Leeds"."""
     text = s.text
     out: list[FactCandidate | None] = []
     for m in THIRD_PARTY.finditer(text):
         start = m.start("pos") if m.group("pos") else m.start("rel")
-        if s.hedged(start):
+        dated = _dated(s, m)
+        if s.hedged(start) or dated is None:
             continue
-        end = s.clause_end(m.end())
-        time = next((t for t in s.times() if m.end() <= t[1] and t[0] < end + 40), None)
-        if time is None:
-            continue
-        end = max(end, time[1])
+        time, end = dated
         rel, name = m.group("rel").lower(), m.group("name")
         who = f"{rel} {name}" if name else rel
         said = display(text[start:end]).rstrip(".")
@@ -365,13 +381,10 @@ def named_events(s: Sentence) -> list[FactCandidate]:
     out: list[FactCandidate | None] = []
     for m in NAMED_EVENT.finditer(text):
         name = m.group("name")
-        if name.lower() in _NOT_A_NAME or s.hedged(m.start()):
+        dated = _dated(s, m)
+        if name.lower() in _NOT_A_NAME or s.hedged(m.start()) or dated is None:
             continue
-        end = s.clause_end(m.end())
-        time = next((t for t in s.times() if m.end() <= t[1] and t[0] < end + 40), None)
-        if time is None:
-            continue
-        end = max(end, time[1])
+        time, end = dated
         said = display(text[m.start():end]).rstrip(".")
         verb = (m.group("verb") or "").lower()
         planned = verb.startswith(("is ", "graduates")) or bool(
