@@ -28,6 +28,62 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
+Gate = Callable[[str, str, Sentence], object]  # (text, lowercased text, sentence) -> truthy
+Rule = Callable[[Sentence, str, list[FactCandidate]], list[FactCandidate]]  # (s, before, so far)
+
+
+def _words(*words: str) -> Gate:
+    return lambda _text, low, _s: any(w in low for w in words)
+
+
+def _always(_text: str, _low: str, _s: Sentence) -> bool:
+    return True
+
+
+# The sentence-level rules after the clause handlers, each with the cheap test that says it can
+# apply, in this order (`dedupe` keeps the first reading of a fact).
+RULES: list[tuple[Gate, Rule]] = [
+    (_always, lambda s, _b, _o: shapes.plans(s)),
+    (lambda t, low, _s: habits.FREQUENCY.search(t) or habits.HABIT_ADVERB.search(t)
+     or " been " in low, lambda s, _b, _o: habits.routines(s)),
+    (_words("used to"), lambda s, _b, _o: habits.used_to(s)),
+    (_words(" on "), lambda s, _b, _o: habits.app_use(s)),
+    (_words(" me to ", " us to ", " on ", "window", "stopped", "wayside", " over"),
+     lambda s, _b, _o: habits.advised(s)),
+    (lambda t, _low, _s: habits.CHANGE_CUE.search(t), lambda s, _b, _o: habits.no_more(s)),
+    (lambda _t, low, _s: "in ages" in low or (" in " in low or " since" in low) and (
+        "haven" in low or "have not" in low), lambda s, _b, _o: habits.lapsed(s)),
+    (_words("again", "back "), lambda s, _b, _o: habits.again(s)),
+    (_words("left ", "quit ", "resigned", "last day", "started at", "began at", "started with",
+            "began with"), lambda s, _b, _o: life.job_changes(s)),
+    (_words("first ", "leaving", "quitting", "teach ", "still at", "still with", "notice",
+            "left ", "quit ", "hour ", "shift", "promot", "start", "begin"),
+     lambda s, before, _o: life.job_mentions(s, before)),
+    (_always, lambda s, _b, _o: life.homes(s)),
+    (_words("cancel", "call", "scrap", "off", " out of ", "withdr", "going to", "not to go"),
+     lambda s, _b, _o: life.cancellations(s)),
+    (lambda t, low, s: s.times() and ("my " in low or "our " in low
+                                      or life.THIRD_PARTY.search(t)),
+     lambda s, _b, _o: life.third_party(s)),
+    (lambda t, _low, s: s.times() and life.NAMED_EVENT.search(t),
+     lambda s, _b, _o: life.named_events(s)),
+    (_words("more", "fewer", "less", " to ", "another", "sold", "lost", "gave away", "th ",
+            "second", "third", " now", "died", "passed", "ran away", "missing", " got out",
+            "ended up", "number"), lambda s, _b, _o: counting.counts(s)),
+    (_words(" for me"), lambda s, _b, _o: shapes.not_for_me(s)),
+    (_words("favo"), lambda s, _b, _o: shapes.favorites(s)),
+    (_words("my ", "our "), lambda s, _b, _o: shapes.relations(s) + shapes.ordinals(s)),
+    (_always, lambda s, _b, _o: shapes.occupation(s)),
+    (_words("turned", "old", "birthday"), lambda s, _b, _o: shapes.age(s)),
+    (_always, lambda s, _b, _o: shapes.status(s)),
+    (lambda _t, low, _s: "name" in low or "call" in low or " go by" in low
+     or low.startswith(("hi", "hello", "hey")), lambda s, _b, _o: names.self_introductions(s)),
+    (_words("have", "'ve", "’ve", "had"), lambda s, _b, _o: shapes.counts(s)),
+    # last: a dated event only where no rule above read the sentence's time
+    (lambda _t, _low, s: s.times(), lambda s, _b, found: shapes.dated_events(s, found)),
+]
+
+
 class OfflineExtractor:
     """Rule-based extraction of first-person facts; conservative: unsure means no fact.
 
@@ -88,61 +144,10 @@ class OfflineExtractor:
                 continue
             negated = bool(P.NEGATORS.search(aux) or P.USED_TO.search(aux))
             out.extend(HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted"))
-        out.extend(shapes.plans(s))
         low = text.lower()
-        if habits.FREQUENCY.search(text) or habits.HABIT_ADVERB.search(text) or \
-                " been " in low:
-            out.extend(habits.routines(s))
-        if "used to" in low:
-            out.extend(habits.used_to(s))
-        if " on " in low:
-            out.extend(habits.app_use(s))
-        if " me to " in low or " us to " in low or " on " in low or "window" in low or \
-                "stopped" in low or "wayside" in low or " over" in low:
-            out.extend(habits.advised(s))
-        if habits.CHANGE_CUE.search(text):
-            out.extend(habits.no_more(s))
-        if "in ages" in low or (" in " in low or " since" in low) and (
-                "haven" in low or "have not" in low):
-            out.extend(habits.lapsed(s))
-        if "again" in low or "back " in low:
-            out.extend(habits.again(s))
-        if any(w in low for w in ("left ", "quit ", "resigned", "last day", "started at",
-                                  "began at", "started with", "began with")):
-            out.extend(life.job_changes(s))
-        if any(w in low for w in ("first ", "leaving", "quitting", "teach ", "still at",
-                                  "still with", "notice", "left ", "quit ", "hour ", "shift",
-                                  "promot", "start", "begin")):
-            out.extend(life.job_mentions(s, before))
-        out.extend(life.homes(s))
-        if "cancel" in low or "call" in low or "scrap" in low or "off" in low or \
-                " out of " in low or "withdr" in low or "going to" in low or "not to go" in low:
-            out.extend(life.cancellations(s))
-        if s.times() and ("my " in low or "our " in low or life.THIRD_PARTY.search(text)):
-            out.extend(life.third_party(s))
-        if s.times() and life.NAMED_EVENT.search(text):
-            out.extend(life.named_events(s))
-        if any(w in low for w in ("more", "fewer", "less", " to ", "another", "sold", "lost",
-                                  "gave away", "th ", "second", "third", " now", "died",
-                                  "passed", "ran away", "missing", " got out", "ended up", "number")):
-            out.extend(counting.counts(s))
-        if " for me" in low:
-            out.extend(shapes.not_for_me(s))
-        if "favo" in low:
-            out.extend(shapes.favorites(s))
-        if "my " in low or "our " in low:
-            out.extend(shapes.relations(s))
-            out.extend(shapes.ordinals(s))
-        out.extend(shapes.occupation(s))
-        if "turned" in low or "old" in low or "birthday" in low:
-            out.extend(shapes.age(s))
-        out.extend(shapes.status(s))
-        if "name" in low or "call" in low or " go by" in low or low.startswith(("hi", "hello", "hey")):
-            out.extend(names.self_introductions(s))
-        if "have" in low or "'ve" in low or "’ve" in low or "had" in low:
-            out.extend(shapes.counts(s))
-        if s.times():
-            out.extend(shapes.dated_events(s, out))
+        for applies, rule in RULES:
+            if applies(text, low, s):
+                out.extend(rule(s, before, out))
         return finish(s, counting.prefer_stated(out))
 
 
