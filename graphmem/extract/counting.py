@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..models import FAMILY_COUNTS, FactCandidate, RoleRef
+from . import habits
 from . import lexicon as L
 from . import patterns as P
 from .text import Sentence, fact, number, singular, slug, type_of, user_role
@@ -113,7 +114,7 @@ def counts(s: Sentence) -> list[FactCandidate]:
     for m in UP_DOWN.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))
-        if m.group("dir").lower() == "down" and n is not None and consumable(noun) and \
+        if m.group("dir").lower() == "down" and n is not None and habits.consumable(noun) and \
                 noun not in L.PETS and not s.hedged(m.start()):  # "one coffee a day": cutting down
             out.append(fact(s, "preference", "reduces", f"User is cutting down on {noun}.",
                             m.start(), m.end(), value=noun, confidence=0.65,
@@ -190,10 +191,6 @@ def counts(s: Sentence) -> list[FactCandidate]:
                             text.find(last.support), m.end(), value=str(n), confidence=0.75,
                             roles=list(last.roles)))
     return [f for f in out if f]
-
-
-def consumable(noun: str) -> bool:
-    return noun in L.CONSUMABLES or singular(noun) in L.CONSUMABLES
 
 
 def prefer_stated(facts: list[FactCandidate]) -> list[FactCandidate]:

@@ -90,7 +90,7 @@ class Retriever:
         # The query embedding (the model, outside the GIL) runs beside the queries that do not
         # need it: the speakers and the bm25 tunnel, in this thread's transaction.
         embedding = None
-        if self.embedder is not None and ("dense" in cfg.tunnels or "graph" in cfg.tunnels):
+        if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
             embedding = _POOL.submit(self.embedder.embed_query, query)
         hits_by: dict[str, list[Hit]] = {}
         try:
