@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .entities import normalise_name
-from .models import FAMILY_COUNTS
+from .models import FAMILY_COUNTS, STUDENT_HEADS
 from .store import currency as store
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
@@ -313,13 +313,30 @@ def companion_slots(slots: list[str]) -> list[str]:
     return list(out)
 
 
+def _is_student(fact: SlotFact) -> bool:
+    words = normalise_name(fact.value or "").split()
+    return bool(words) and words[-1] in STUDENT_HEADS
+
+
+def _chains(slot: str, facts: list[SlotFact]) -> list[list[SlotFact]]:
+    """The facts of a slot that compete with each other. In the occupation slot, being a
+    student and holding a job are two chains: people study and work at once ("I'm a student",
+    said to ask for a concession fare, did not end a job in the edge audit)."""
+    if not slot.endswith("|occupation"):
+        return [facts]
+    student = [f for f in facts if _is_student(f)]
+    other = [f for f in facts if not _is_student(f)]
+    return [c for c in (student, other) if c]
+
+
 def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
     """Every slot decided, then tied facts closed with the fact they were said with."""
     total = SlotDecision()
     for slot, facts in by_slot.items():
-        d = decide_plan_slot(facts) if "|plan|" in slot else decide_slot(facts)
-        total.facts += d.facts
-        total.links += d.links
+        for chain in _chains(slot, facts):
+            d = decide_plan_slot(chain) if "|plan|" in slot else decide_slot(chain)
+            total.facts += d.facts
+            total.links += d.links
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():

@@ -19,6 +19,10 @@ NAME_PREDICATE = "name"
 # Counts of people in a family ("count:child"): every other "count:" predicate tallies deeds
 # ("completed 4 courses"), which only grow; a lower tally later counts something else.
 FAMILY_COUNTS = frozenset({"count:child", "count:son", "count:daughter", "count:grandchild"})
+# Occupations that name being a student ("a grad student", "a PhD candidate"): studying and
+# holding a job go together, so the two kinds never end each other (currency).
+STUDENT_HEADS = frozenset("student undergrad undergraduate freshman sophomore junior senior "
+                          "postdoc candidate scholar".split())
 
 
 @dataclass

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..models import STUDENT_HEADS  # noqa: F401 - one list, shared with currency
+
 # --- word lists -------------------------------------------------------------------------------
 
 NUMBER_WORDS: dict[str, int] = {w: i + 1 for i, w in enumerate(
@@ -82,8 +84,6 @@ veterinary homemaker housewife blogger vlogger youtuber streamer influencer illu
 animator strategist marketer recruiter specialist coordinator supervisor planner investor
 undergrad undergraduate freshman sophomore junior senior postdoc candidate scholar lead
 """.split())
-STUDENT_HEADS = frozenset("student undergrad undergraduate freshman sophomore junior senior "
-                          "postdoc candidate scholar".split())
 
 # Objects that make a preference statement about the conversation, not the user.
 VAGUE_HEADS = frozenset("""

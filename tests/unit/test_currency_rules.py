@@ -249,3 +249,15 @@ def test_what_a_plan_is_for_and_a_bare_trip_key_nothing_shared():
     assert plan_key("buying a new tent for their trip") == "new tent"
     assert plan_key("a trip to Oslo for my birthday") == "oslo"
     assert plan_key("a trip there") is None and plan_key("my trip") is None
+
+
+def test_studying_and_a_job_do_not_end_each_other():
+    job = fact("j", "occupation", "software engineer", dt(1))
+    student = fact("s", "occupation", "grad student", dt(3))
+    nurse = fact("n", "occupation", "nurse", dt(5))
+    phd = fact("p", "occupation", "PhD candidate", dt(6))
+    f = by_id(decide_slots({"user|occupation": [job, student, nurse, phd]}))
+    # a job ends a job, studying ends studying; neither kind ends the other
+    assert f["j"].status == "superseded" and f["j"].valid_until == dt(5)
+    assert f["s"].status == "superseded" and f["s"].valid_until == dt(6)
+    assert f["n"].status == "active" and f["p"].status == "active"
