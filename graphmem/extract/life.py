@@ -12,6 +12,7 @@ from . import patterns as P
 from .text import (
     Sentence,
     TimeHit,
+    article,
     bounded,
     clean,
     display,
@@ -40,7 +41,11 @@ LIVES = re.compile(
     r"slowly)\s+in)?|"
     r"\bgot\s+the\s+keys?\s+(?:to|for)\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}" +
     _PLACE_NOUN + r"\s+in|"
-    r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call)\s+(?=[A-Z])|"
+    r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call|"
+    # "my flatmate in Glasgow keeps eating my food": who the user lives with, and where
+    r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|room)[- ]?mates?\s+(?:here\s+)?in|"
+    r"\b(?:my|our)\s+(?:new\s+)?(?:landlord|landlady|next[- ]door\s+neighbou?rs?)\s+(?:here\s+)?in)"
+    r"\s+(?=[A-Z])|"
     r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+(?:is\s+)?(?:in\s+)?)(?=[A-Z])|"
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
     r"(?i:\b(?:bought|closed\s+on)\s+(?:a|an|our)\s+(?:new\s+)?" + _PLACE_NOUN +
@@ -57,6 +62,7 @@ NOW_IN = re.compile(r"\b(?:now\s+)?(?:I|we)(?:" + AP + r"re|" + AP + r"m|\s+are|
                     r"(?:living\s+|based\s+)?in\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
 _MOVING = re.compile(r"\b(?:moved|moving)\s+(?:out|to|house|away|back|in|over|across|up|down)\b|"
                      r"\b(?:relocated|relocating)\b|\bsold\s+(?:the|our|my)\b", re.I)
+_PAST_AFTER = re.compile(r"\s*,?\s*(?:was|were|used\s+to|back\s+then|years\s+ago)\b", re.I)
 _GERUND_SUBJECT = re.compile(r"\s+(?:is|was|has|had|can|could|would|must|will|gets|got|isn"
                              r"['’]t|wasn['’]t|sounds|seems|looks)\b", re.IGNORECASE)
 _SUBJECTS = re.compile(r"\b(?:I|we|he|she|they|it|you)\b|\b(?:my|our|his|her|their)\s+\w+"
@@ -131,6 +137,19 @@ LEFT_ORG = re.compile(r"(?:\b(?:I|we)" + _AUX + r"\s+|" + P.SENTENCE_START + r")
 NEXT_ORG = re.compile(r"\b(?:starting|started|beginning|began)\s+(?:at|with)\s+(?=(?-i:[A-Z]))|"
                       r"\bI\s+(?:will\s+|'ll\s+)?(?:start|begin)\s+(?:at|with)\s+(?=(?-i:[A-Z]))",
                       re.IGNORECASE)
+# "Left Google last month — I'm at Stripe now": the next employer, after a job left ("now" said).
+NOW_AT = re.compile(r"\b(?:now\s+)?I(?:" + AP + r"m|\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))",
+                    re.IGNORECASE)
+# Words of travel: "Left Paris this morning, I'm at Heathrow now" is a journey, not a job.
+_ON_THE_MOVE = re.compile(r"\b(?:flights?|flew|plane|airport|train|station|landed|layover|hotel|"
+                          r"trip|drive|drove|this\s+morning|tonight|today|yesterday)\b", re.I)
+# "Six years as a nurse at Mercy General and I'm so burnt out": a role held for a while, still
+# held ("after six years as", "I spent six years as": over).
+YEARS_AS = re.compile(r"\b(?P<n>\d{1,2}|" + P._NUMW + r"|a\s+few|several|many|a\s+couple\s+of)\s+"
+                      r"(?:years?|months?)\s+(?:now\s+)?as\s+an?\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*)"
+                      r"{0,2}?)\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
+_YEARS_AS_OVER = re.compile(r"\b(?:after|spent|following|those|my|of|past|previous)\s+$",
+                            re.IGNORECASE)
 # "another 70 hour week at Deloitte", "night shifts at St Mary's": where the user works.
 HOURS_AT = re.compile(r"\b(?:\d{1,2}|" + P._NUMW + r")[- ]hour\s+(?:weeks?|days?|shifts?)\s+at\s+"
                       r"(?=(?-i:[A-Z]))|\b(?:night|day|early|late|double|weekend)\s+shifts?\s+at\s+"
@@ -164,6 +183,14 @@ def _employers_after(s: Sentence, rx: re.Pattern[str], *,
     return out
 
 
+def _now_said(text: str, m: re.Match[str]) -> bool:
+    """"now" with "I'm at X": before it ("now I'm at", "I'm now at") or right after the name."""
+    if "now" in m.group(0).lower():
+        return True
+    org, end = _org_after(text, m.end())
+    return bool(org) and re.match(r"\s+now\b", text[end:]) is not None
+
+
 def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
     """Employers said in passing: "my first weeks at Figma since leaving Shopify", "I teach
     chemistry at Westfield High"."""
@@ -182,13 +209,32 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
     left = [m for m in (*NOTICE.finditer(text), *LEFT_ORG.finditer(text))
             if not s.hedged(m.start())]
     left_before = bool(NOTICE.search(before) or LEFT_ORG.search(before))  # the sentence before
+    now_at = [m for m in NOW_AT.finditer(text) if _now_said(text, m)
+              and not _ON_THE_MOVE.search(before[-200:] + " " + text)]
     for m in left:
         old, end = _org_after(text, m.end())
-        nxt = NEXT_ORG.search(text, end)
+        nxt = NEXT_ORG.search(text, end) or next((n for n in now_at if n.start() >= end), None)
         if old and (nxt or NOTICE.match(text, m.start())) and not P.TIME_NAME.match(old):
             out.append(_employer(s, m, old, end, left=True))
     if left or left_before or _JOB_WORD.search(text):
         out += _employers_after(s, NEXT_ORG)
+    if left or left_before and (_JOB_WORD.search(text) or _JOB_WORD.search(before)):
+        for m in now_at:
+            new, end = _org_after(text, m.end())
+            if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
+                out.append(_employer(s, m, new, end))
+    for m in YEARS_AS.finditer(text):
+        np = clean(m.group("np"))
+        if (_YEARS_AS_OVER.search(text, 0, m.start()) or s.hedged(m.start())
+                or np.lower().split()[-1] not in L.OCCUPATIONS):
+            continue
+        org, end = _org_after(text, m.end())
+        if not org:
+            continue
+        out.append(fact(s, "attribute", "occupation", f"User is {article(np)} {np}.",
+                        m.start(), m.end("np"), value=np, confidence=0.7,
+                        roles=[user_role(), RoleRef("object", np, "other")]))
+        out.append(_employer(s, m, org, end))
     out += _employers_after(s, HOURS_AT)
     if "promot" in text.lower():
         for m in PROMOTED_ROLE.finditer(text):
@@ -282,6 +328,8 @@ def homes(s: Sentence) -> list[FactCandidate]:
             value, end = clean(found[0]), found[1]
             if rx is SUBJECTLESS_HOME and _GERUND_SUBJECT.match(text, end):
                 continue  # "Living in London is expensive": a remark, not the user's home
+            if modality == "asserted" and _PAST_AFTER.match(text, end):
+                continue  # "my roommate in Boston was a nightmare": a home of the past
             if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value) \
                     or P.DATE_WORD.fullmatch(value):
                 continue  # "my new apartment in March": a date, not a place

@@ -57,7 +57,7 @@ RULES: list[tuple[Gate, Rule]] = [
     (_words("left ", "quit ", "resigned", "last day", "started at", "began at", "started with",
             "began with"), lambda s, _b, _o: life.job_changes(s)),
     (_words("first ", "leaving", "quitting", "teach ", "still at", "still with", "notice",
-            "left ", "quit ", "hour ", "shift", "promot", "start", "begin"),
+            "left ", "quit ", "hour ", "shift", "promot", "start", "begin", " as a", "now"),
      lambda s, before, _o: life.job_mentions(s, before)),
     (_always, lambda s, _b, _o: life.homes(s)),
     (_words("cancel", "call", "scrap", "off", " out of ", "withdr", "going to", "not to go"),

@@ -151,6 +151,13 @@ CASES = [
     # a liking said with "been" ("be" was required and "been" was not counted as it)
     ("I've been really into pottery lately.", "likes", "pottery", "asserted"),
     ("We've been obsessed with Korean dramas this year.", "likes", "Korean dramas", "asserted"),
+    # a role held for a while, the next employer "now", a home said through who lives there
+    ("Nine years as a paramedic at St Luke's and I still love it.", "occupation", "paramedic",
+     "asserted"),
+    ("Nine years as a paramedic at St Luke's and I still love it.", "works_at", "St Luke's",
+     "asserted"),
+    ("Quit Deloitte in the spring and now I'm at KPMG.", "works_at", "KPMG", "asserted"),
+    ("Our housemates in Leeds threw a party for us.", "lives_in", "Leeds", "asserted"),
 ]
 
 
@@ -194,6 +201,9 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "My first week at Camp Juniper was a blast.",  # no employer without a word of work
     "Since leaving Denver I sleep better.",  # a city left, no job
     "Left Paris yesterday, I'm at Heathrow now.",  # a trip, no job
+    "Left Rome after the conference and I'm at Fiumicino now waiting for my flight.",
+    "After twelve years as a nurse at Mercy General I retrained.",  # a role that is over
+    "I spent a few years as a barista at Blue Bottle.",
     "I started at Monday's class.",  # a day, no employer
     "I started at 7am sharp and finished at six.",  # a clock time, no activity
     "I joined Twitter back in 2010.",  # a platform joined, no activity
@@ -204,6 +214,15 @@ def test_look_alikes_make_no_such_fact(text):
     preds = {f.predicate for f in X.extract(text, "user")}
     assert not preds & {"occupation", "works_at", "cancelled", "owns_count:o'clock"}, preds
     assert not any(p.startswith("does:") for p in preds), preds
+
+
+@pytest.mark.parametrize("text", [
+    "My old flatmate in Glasgow is visiting next week.",  # a home of the past
+    "My roommate in Boston was a nightmare.",
+    "My sister's flatmate in Paris is French.",  # someone else's home
+])
+def test_no_home_from_someone_elses_or_a_past_flatmate(text):
+    assert "lives_in" not in {f.predicate for f in X.extract(text, "user")}
 
 
 def test_dates_are_not_places_and_a_day_trip_is_no_time():
