@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -170,6 +171,16 @@ class _Plan:
     report: IngestReport
     currency_links: list[Link] = field(default_factory=list)  # decided by the relation judge
     appended: bool = False  # new turns of a stored session, not a whole session
+
+
+@dataclass
+class _Batch:
+    """Planned, embedded sessions of one user, ready to write."""
+
+    user_id: str
+    plans: list[_Plan] = field(default_factory=list)
+    unchanged: int = 0  # sessions stored already, unchanged
+    first: bool = False  # the user's first batch
 
 
 class Ingestor:
@@ -451,41 +462,63 @@ class Ingestor:
         out.seconds = time.perf_counter() - started
         return out
 
+    def _prepared(self, transcripts: Iterable[Transcript]) -> Iterator[_Batch]:
+        """Each transcript's new sessions, planned and embedded, a batch at a time (pure work
+        but for the check of what is stored: it may run ahead of the writes, so a session given
+        twice in one call is recognised here too)."""
+        planned: set[tuple[str, str, str]] = set()
+        for transcript in transcripts:
+            sessions = [s for s in transcript.sessions if s.turns]
+            batch = _Batch(transcript.user_id, first=True)
+            for i, session in enumerate(sessions):
+                key = (transcript.user_id, session.source_id, _content_hash(session))
+                if key in planned or self._already_ingested(transcript.user_id, session):
+                    batch.unchanged += 1
+                else:
+                    planned.add(key)
+                    batch.plans.append(self.plan_session(transcript.user_id, session))
+                if len(batch.plans) >= self.options.batch_sessions and i < len(sessions) - 1:
+                    self._embed(batch.plans)
+                    yield batch
+                    batch = _Batch(transcript.user_id)
+            if batch.plans:
+                self._embed(batch.plans)
+            yield batch
+
+    def _commit(self, batch: _Batch, total: IngestReport,
+                on_session: Callable[[IngestReport], None] | None) -> None:
+        """Write one prepared batch, session by session (one transaction each)."""
+        total.sessions_unchanged += batch.unchanged
+        if on_session:
+            for _ in range(batch.unchanged):
+                on_session(IngestReport(sessions_unchanged=1))
+        for plan in batch.plans:
+            self._resolve_entities(batch.user_id, plan)
+            self._relate(batch.user_id, plan)
+            self._write(batch.user_id, plan)
+            total.add(plan.report)
+            if on_session:
+                on_session(plan.report)
+
     def ingest_transcript(self, transcript: Transcript,
                           on_session: Callable[[IngestReport], None] | None = None
                           ) -> IngestReport:
         """Ingest every new session of one user; sessions already stored unchanged are skipped."""
-        started = time.perf_counter()
-        total = IngestReport(users=1)
-        todo: list[_Plan] = []
-        sessions = [s for s in transcript.sessions if s.turns]
-        for i, session in enumerate(sessions):
-            if self._already_ingested(transcript.user_id, session):
-                total.sessions_unchanged += 1
-                if on_session:
-                    on_session(IngestReport(sessions_unchanged=1))
-            else:
-                todo.append(self.plan_session(transcript.user_id, session))
-            if todo and (len(todo) >= self.options.batch_sessions or i == len(sessions) - 1):
-                self._embed(todo)
-                for plan in todo:
-                    self._resolve_entities(transcript.user_id, plan)
-                    self._relate(transcript.user_id, plan)
-                    self._write(transcript.user_id, plan)
-                    total.add(plan.report)
-                    if on_session:
-                        on_session(plan.report)
-                todo = []
-        total.seconds = time.perf_counter() - started
-        return total
+        return self.ingest([transcript], on_session)
 
     def ingest(self, transcripts: Iterable[Transcript],
                on_session: Callable[[IngestReport], None] | None = None) -> IngestReport:
+        """Ingest transcripts in order. The next batch is planned and embedded (the model runs
+        outside the GIL) while this one is written, so the model and Neo4j work at once; writes
+        stay in this thread, in order, so a failing batch leaves every earlier one written."""
         started = time.perf_counter()
         total = IngestReport()
-        for transcript in transcripts:
-            report = self.ingest_transcript(transcript, on_session)
-            total.add(report)
-            total.users += 1
+        batches = self._prepared(transcripts)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-ingest") as ahead:
+            upcoming = ahead.submit(next, batches, None)
+            while (batch := upcoming.result()) is not None:
+                upcoming = ahead.submit(next, batches, None)
+                total.users += batch.first
+                self._commit(batch, total, on_session)
         total.seconds = time.perf_counter() - started
         return total

@@ -84,11 +84,10 @@ def ingest(lme: str, lme_limit: int, locomo: str,
         for dataset, path, limit in (("longmemeval", lme, lme_limit), ("locomo", locomo, None)):
             if only and dataset != only:
                 continue
-            started, turns, facts = time.perf_counter(), 0, 0
-            for t in load(path, limit=limit):
-                report = ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id,
-                                                               t.sessions))
-                turns, facts = turns + report.turns, facts + report.facts
+            started = time.perf_counter()
+            report = ingestor.ingest(Transcript(PREFIX[dataset] + t.user_id, t.sessions)
+                                     for t in load(path, limit=limit))
+            turns, facts = report.turns, report.facts
             seconds = time.perf_counter() - started
             out[dataset] = {"turns": turns, "facts": facts, "seconds": round(seconds, 1),
                             "facts_per_1000_turns": round(1000 * facts / turns, 1) if turns else 0}

@@ -69,20 +69,22 @@ def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None 
         require(graph, embedder)
         ingestor = Ingestor(graph, OfflineExtractor(), embedder, options)
         started = time.perf_counter()
-        total = IngestReport()
         load_time = 0.0
-        transcripts = iter(load(path, limit=limit))
-        while True:
-            t0 = time.perf_counter()
-            try:
-                t = next(transcripts)
-            except StopIteration:
-                break
-            load_time += time.perf_counter() - t0
-            uid = prefix + t.user_id
-            users.append(uid)
-            total.add(ingestor.ingest_transcript(Transcript(uid, t.sessions), on_session))
-            total.users += 1
+
+        def renamed():  # read lazily (the file is parsed while memory writes)
+            nonlocal load_time
+            transcripts = iter(load(path, limit=limit))
+            while True:
+                t0 = time.perf_counter()
+                try:
+                    t = next(transcripts)
+                except StopIteration:
+                    return
+                load_time += time.perf_counter() - t0
+                users.append(prefix + t.user_id)
+                yield Transcript(users[-1], t.sessions)
+
+        total = ingestor.ingest(renamed(), on_session)
         result.seconds = time.perf_counter() - started
         result.load_seconds = load_time
         if not keep:

@@ -57,10 +57,8 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
     Returns what was written and how fast (new turns per second)."""
     ingestor = Ingestor(graph, OfflineExtractor(), embedder or default_embedder(), IngestOptions())
     started = time.perf_counter()
-    total = IngestReport()
-    for t in load(path, limit=limit):
-        total.add(ingestor.ingest_transcript(Transcript(PREFIX[dataset] + t.user_id, t.sessions),
-                                             on_session))
+    total = ingestor.ingest((Transcript(PREFIX[dataset] + t.user_id, t.sessions)
+                             for t in load(path, limit=limit)), on_session)
     seconds = time.perf_counter() - started
     rate = total.turns / seconds if total.turns else 0.0
     echo(f"ingest: {total.sessions} new sessions, {total.turns} turns in {seconds:.0f}s "

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from graphmem.errors import InputError
 from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor
 from graphmem.loaders import load
@@ -110,6 +111,32 @@ def test_failure_leaves_only_whole_sessions_and_rerun_finishes(graph, user_id):
     assert partial["sessions"] < 4
     Memory(graph, embedder=FakeVectors()).ingest(_as_user(user_id))
     assert _counts(graph, user_id)["sessions"] == 4
+
+
+def test_users_prepared_ahead_are_written_in_order_and_a_bad_one_stops_after_the_good(
+        graph, user_id):
+    """Ingest plans and embeds the next user while it writes this one: a user whose file is bad
+    fails after every user before it is whole, and nothing of it is written."""
+    from datetime import UTC, datetime
+
+    bad, after = user_id + "-bad", user_id + "-after"
+    broken = Transcript(bad, [SessionRecord("s1", datetime(2024, 1, 1, tzinfo=UTC),
+                                            [TurnRecord("user", "I live in Oslo.")]),
+                              SessionRecord("s2", None, [TurnRecord("user", "Hello.")])])
+    try:
+        with pytest.raises(InputError, match="has no start time"):
+            Ingestor(graph, OfflineExtractor(), FakeVectors()).ingest(
+                [*_as_user(user_id), broken, *_as_user(after)])
+        assert _counts(graph, user_id)["sessions"] == 4
+        assert _counts(graph, bad)["sessions"] == 0 and _counts(graph, after)["sessions"] == 0
+        # the same session twice in one call is written once
+        twice = Ingestor(graph, OfflineExtractor(), FakeVectors()).ingest(
+            [*_as_user(after), *_as_user(after)])
+        assert twice.users == 2 and twice.sessions == 4 and twice.sessions_unchanged == 4
+        assert _counts(graph, after) == _counts(graph, user_id)
+    finally:
+        graph.forget_user(bad)
+        graph.forget_user(after)
 
 
 class LyingExtractor:
