@@ -32,6 +32,7 @@ JOB_NEW = re.compile(
     r"\b(?:and|then|to|before|so)\s+(?:then\s+|now\s+)?(?:I\s+)?(?:" + AP + r"ve\s+|have\s+)?"
     r"(?:joined|started\s+at|started\s+with|started\s+working\s+(?:at|for)|moved\s+(?:over\s+)?"
     r"to|signed\s+(?:on\s+)?with|went\s+to\s+work\s+(?:at|for)|landed\s+at)\s+", re.IGNORECASE)
+_HOME_NOUN = r"(?:place|house|flat|apartment|home|condo|townhouse)"
 _PLACE_NOUN = (r"(?:place|flat|apartment|house|home|condo|room|studio|townhouse|loft|cottage|"
                r"terrace|bungalow|duplex|cabin|semi|villa|farmhouse|penthouse|basement)")
 LIVES = re.compile(
@@ -44,7 +45,9 @@ LIVES = re.compile(
     r"\b(?:living|staying)\s+with\s+(?:[\w'’]+\s+){1,3}?in|\bnow\s+call|"
     # "my flatmate in Glasgow keeps eating my food": who the user lives with, and where
     r"\b(?:my|our)\s+(?:new\s+)?(?:flat|house|room)[- ]?mates?\s+(?:here\s+)?in|"
-    r"\b(?:my|our)\s+(?:new\s+)?(?:landlord|landlady|next[- ]door\s+neighbou?rs?)\s+(?:here\s+)?in)"
+    r"\b(?:my|our)\s+(?:new\s+)?(?:landlord|landlady|next[- ]door\s+neighbou?rs?)\s+(?:here\s+)?in|"
+    # "our house in Bristol has a damp problem" (not "our cottage in Cornwall": a second home)
+    r"\b(?:my|our)\s+(?:house|flat|apartment|condo|townhouse)\s+(?:here\s+)?in)"
     r"\s+(?=[A-Z])|"
     r"(?i:\b(?:my|our)\s+new\s+(?:" + _PLACE_NOUN + r"|address)\s+(?:is\s+)?(?:in\s+)?)(?=[A-Z])|"
     r"\b[Hh]ome\s+is\s+(?:now\s+)?(?=[A-Z])|"
@@ -73,6 +76,12 @@ LEFT_HOME = re.compile(
     r"(?:\w+\s+)?" + _PLACE_NOUN + r"\s+in\s+(?=[A-Z])|\b(?:my|our)\s+(?=[A-Z][\w'’.-]*(?:\s+"
     r"[A-Z][\w'’.-]*)?\s+" + _PLACE_NOUN + r"\s+(?:sold|is\s+sold|has\s+sold|got\s+sold))",
     re.IGNORECASE)
+# "Finally sold the Bristol place!": the home named before its noun, given up.
+LEFT_NAMED_HOME = re.compile(
+    r"(?:\b(?:I|we)" + _AUX + r"\s+|^(?:so\s+|well\s+|finally\s+)?)(?:sold|moved\s+out\s+of|left)\s+"
+    r"(?:the|our|my)\s+(?=(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*)?\s+" + _HOME_NOUN + r"\b)",
+    re.IGNORECASE)
+_HOME_NOUN_AFTER = re.compile(r"\s+" + _HOME_NOUN + r"\b", re.IGNORECASE)
 CANCEL = re.compile(
     r"(?:\b(?P<subj>I|we)" + _AUX + r"\s+|" + P.SENTENCE_START + r")"
     r"(?:had\s+to\s+(?:pull\s+out\s+of|back\s+out\s+of|withdraw\s+from|"
@@ -140,9 +149,24 @@ NEXT_ORG = re.compile(r"\b(?:starting|started|beginning|began)\s+(?:at|with)\s+(
 # "Left Google last month — I'm at Stripe now": the next employer, after a job left ("now" said).
 NOW_AT = re.compile(r"\b(?:now\s+)?I(?:" + AP + r"m|\s+am)\s+(?:now\s+)?at\s+(?=(?-i:[A-Z]))",
                     re.IGNORECASE)
+# "I'm not at Amazon, I'm at Ocado": a correction of the employer.
+NOT_AT_BUT = re.compile(r"\bI(?:" + AP + r"m|\s+am)\s+not\s+(?:at|with)\s+(?=(?-i:[A-Z]))", re.I)
+_BUT_AT = re.compile(r"\s*(?:[,;:]|[—–-]+)\s*(?:but\s+)?I(?:" + AP + r"m|\s+am)\s+(?:actually\s+)?"
+                     r"(?:at|with)\s+(?=(?-i:[A-Z]))", re.I)
+# "I start as a junior data analyst at the council next month": a role and its employer.
+START_AS = re.compile(r"\b(?:start|started|starting|begin|began|beginning)\s+(?:work\s+|my\s+new\s+"
+                      r"job\s+)?as\s+an?\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)\s+(?:at|for|with)\s+",
+                      re.I)
+# "six months into the data analyst job": the role held now.
+INTO_JOB = re.compile(r"\b(?:\d{1,2}|" + P._NUMW + r"|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|"
+                      r"months?|years?)\s+into\s+(?:the|my)\s+(?:new\s+)?(?P<np>[a-z][\w-]*"
+                      r"(?:\s+[a-z][\w-]*){0,2}?)\s+(?:job|role|position)\b", re.I)
 # Words of travel: "Left Paris this morning, I'm at Heathrow now" is a journey, not a job.
-_ON_THE_MOVE = re.compile(r"\b(?:flights?|flew|plane|airport|train|station|landed|layover|hotel|"
-                          r"trip|drive|drove|this\s+morning|tonight|today|yesterday)\b", re.I)
+_TRAVEL = (r"flights?|flew|plane|airport|train|station|landed|layover|hotel|trip|drive|drove|"
+           r"terminal|gate|boarding")
+_ON_THE_MOVE = re.compile(r"\b(?:" + _TRAVEL + r"|this\s+morning|tonight|today|yesterday)\b", re.I)
+_CORRECTION = re.compile(r"\b(?:misspoke|mis-spoke|sorry|correction|typo|i\s+meant|i\s+mean|actually|"
+                         r"got\s+that\s+wrong)\b", re.I)
 # "Six years as a nurse at Mercy General and I'm so burnt out": a role held for a while, still
 # held ("after six years as", "I spent six years as": over).
 YEARS_AS = re.compile(r"\b(?P<n>\d{1,2}|" + P._NUMW + r"|a\s+few|several|many|a\s+couple\s+of)\s+"
@@ -236,7 +260,29 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
                         roles=[user_role(), RoleRef("object", np, "other")]))
         out.append(_employer(s, m, org, end))
     out += _employers_after(s, HOURS_AT)
-    if "promot" in text.lower():
+    for m in NOT_AT_BUT.finditer(text):
+        old, end = _org_after(text, m.end())
+        but = _BUT_AT.match(text, end) if old else None
+        new, new_end = _org_after(text, but.end()) if but else ("", end)
+        if (new and new.lower() != old.lower() and not re.search(_TRAVEL, text, re.I)
+                and (_CORRECTION.search(before[-200:] + " " + text) or _JOB_WORD.search(text)
+                     or _JOB_WORD.search(before))):
+            out.append(_employer(s, m, old, end, left=True))
+            out.append(_employer(s, m, new, new_end))
+    for rx in (START_AS, INTO_JOB):
+        for m in rx.finditer(text):
+            np = clean(m.group("np"))
+            if s.hedged(m.start()) or not np or np.lower().split()[-1] not in L.OCCUPATIONS:
+                continue
+            out.append(fact(s, "attribute", "occupation", f"User is {article(np)} {np}.",
+                            m.start(), m.end("np"), value=np, confidence=0.7,
+                            time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
+                            roles=[user_role(), RoleRef("object", np, "other")]))
+            if rx is START_AS:
+                org, end = _org_after(text, m.end())
+                if org:
+                    out.append(_employer(s, m, org, end))
+    if "promot" in (before[-120:] + text).lower():  # "GOT THE PROMOTION!!! senior designer …"
         for m in PROMOTED_ROLE.finditer(text):
             role = clean(m.group("role")).lower()
             if not vague(role) and not s.hedged(m.start()):
@@ -310,17 +356,20 @@ def _said_of_user(text: str, m: re.Match[str]) -> bool:
     return bool(subjects) and subjects[-1].group(0).lower() in ("i", "we")
 
 
-def homes(s: Sentence) -> list[FactCandidate]:
+def homes(s: Sentence, so_far: list[FactCandidate] = ()) -> list[FactCandidate]:
     """Where the user lives, said indirectly: renting / settled / "our new place is in" / "home
     is"; and the home given up ("sold the house in Portland")."""
     text = s.text
     out: list[FactCandidate | None] = []
-    rules = [(LIVES, "asserted"), (LEFT_HOME, "negated"), (SUBJECTLESS_HOME, "asserted")]
+    rules = [(LIVES, "asserted"), (LEFT_HOME, "negated"), (LEFT_NAMED_HOME, "negated"),
+             (SUBJECTLESS_HOME, "asserted")]
     if _MOVING.search(text):
         rules.append((NOW_IN, "asserted"))
     for rx, modality in rules:
         for m in rx.finditer(text):
-            if s.hedged(m.start()) or (rx is not SUBJECTLESS_HOME and not _said_of_user(text, m)):
+            said_bare = rx is SUBJECTLESS_HOME or (  # "Finally sold the Bristol place!"
+                rx in (LEFT_HOME, LEFT_NAMED_HOME) and not text[:m.start()].strip())
+            if s.hedged(m.start()) or (not said_bare and not _said_of_user(text, m)):
                 continue
             found = proper_name(text, m.end())
             if not found:
@@ -333,7 +382,9 @@ def homes(s: Sentence) -> list[FactCandidate]:
             if not value or value.lower() in L.GENERIC_ORGS or P.PROPER_TIME.fullmatch(value) \
                     or P.DATE_WORD.fullmatch(value):
                 continue  # "my new apartment in March": a date, not a place
-            if modality == "negated" and m.group(0).lower().startswith(("my", "our")):
+            if rx is LEFT_NAMED_HOME:
+                end = _HOME_NOUN_AFTER.match(text, end).end()
+            elif modality == "negated" and m.group(0).lower().startswith(("my", "our")):
                 end = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
                     text, end).end()
             time = s.time_for(m.start(), end, s.clause_end(end))
@@ -342,7 +393,13 @@ def homes(s: Sentence) -> list[FactCandidate]:
             out.append(fact(s, "attribute", "lives_in", sentence, m.start(), end, value=value,
                             modality=modality, time=time, confidence=0.75,
                             roles=[user_role(), RoleRef("location", value, "place")]))
-    return [f for f in out if f]
+    # "we sold our house in Bath" names the home it gives up: no home asserted by it; and a
+    # sentence that already says where the user lives ("living in Tokyo … my apartment in
+    # Kichijoji") names a part of that place, not a second home
+    given_up = {f.value for f in out if f and f.modality == "negated"}
+    said = any(f.predicate == "lives_in" and f.modality == "asserted" for f in so_far)
+    return [f for f in out if f and not (f.modality == "asserted" and (
+        f.value in given_up or said))]
 
 
 def cancellations(s: Sentence) -> list[FactCandidate]:
@@ -445,6 +502,12 @@ def named_events(s: Sentence) -> list[FactCandidate]:
             f.text = f"{said}."
             out.append(f)
     return [f for f in out if f]
+
+
+def prefilter_job(text: str) -> bool:
+    """"Six years as a nurse at Mercy General", "three weeks into the new paralegal job",
+    "starting as a staff nurse at the Royal Free": a role said without a first-person word."""
+    return bool(YEARS_AS.search(text) or INTO_JOB.search(text) or START_AS.search(text))
 
 
 def prefilter_home(text: str) -> bool:

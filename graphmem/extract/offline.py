@@ -57,9 +57,10 @@ RULES: list[tuple[Gate, Rule]] = [
     (_words("left ", "quit ", "resigned", "last day", "started at", "began at", "started with",
             "began with"), lambda s, _b, _o: life.job_changes(s)),
     (_words("first ", "leaving", "quitting", "teach ", "still at", "still with", "notice",
-            "left ", "quit ", "hour ", "shift", "promot", "start", "begin", " as a", "now"),
+            "left ", "quit ", "hour ", "shift", "promot", "start", "begin", " as a", "now", "not at",
+            " into ", " from "),
      lambda s, before, _o: life.job_mentions(s, before)),
-    (_always, lambda s, _b, _o: life.homes(s)),
+    (_always, lambda s, _b, found: life.homes(s, found)),
     (_words("cancel", "call", "scrap", "off", " out of ", "withdr", "going to", "not to go"),
      lambda s, _b, _o: life.cancellations(s)),
     (lambda t, low, s: s.times() and ("my " in low or "our " in low
@@ -110,7 +111,7 @@ class OfflineExtractor:
         implicit = implicit_subject(text, before)
         if implicit:
             return self._as_said_by_user(text, before)
-        if not (P.FIRST_PERSON.search(text) or life.prefilter_home(text)
+        if not (P.FIRST_PERSON.search(text) or life.prefilter_home(text) or life.prefilter_job(text)
                 or P.SUBJECTLESS.search(text) or counting.prefilter(text)
                 or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)
                 or P.FAVORITE_NEW.search(text) or habits.LAPSED.search(text)

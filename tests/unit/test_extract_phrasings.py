@@ -158,6 +158,15 @@ CASES = [
      "asserted"),
     ("Quit Deloitte in the spring and now I'm at KPMG.", "works_at", "KPMG", "asserted"),
     ("Our housemates in Leeds threw a party for us.", "lives_in", "Leeds", "asserted"),
+    ("My flat in Hackney is freezing this week.", "lives_in", "Hackney", "asserted"),
+    ("Sold the Leeds flat at last, so that's that.", "lives_in", "Leeds", "negated"),
+    # an employer corrected, a role begun, a role some weeks in
+    ("Correction: I'm not at Barclays, I'm at HSBC.", "works_at", "HSBC", "asserted"),
+    ("Correction: I'm not at Barclays, I'm at HSBC.", "works_at", "Barclays", "negated"),
+    ("I'm starting as a staff nurse at the Royal Free in June.", "occupation", "staff nurse",
+     "asserted"),
+    ("Three weeks into the new paralegal job and it's intense.", "occupation", "paralegal",
+     "asserted"),
 ]
 
 
@@ -204,6 +213,8 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "Left Rome after the conference and I'm at Fiumicino now waiting for my flight.",
     "After twelve years as a nurse at Mercy General I retrained.",  # a role that is over
     "I spent a few years as a barista at Blue Bottle.",
+    "I'm not at Heathrow, I'm at Gatwick.",  # a place, not an employer corrected
+    "Three weeks into my training plan and my legs hurt.",  # no role
     "I started at Monday's class.",  # a day, no employer
     "I started at 7am sharp and finished at six.",  # a clock time, no activity
     "I joined Twitter back in 2010.",  # a platform joined, no activity
@@ -223,6 +234,15 @@ def test_look_alikes_make_no_such_fact(text):
 ])
 def test_no_home_from_someone_elses_or_a_past_flatmate(text):
     assert "lives_in" not in {f.predicate for f in X.extract(text, "user")}
+
+
+def test_a_home_given_up_or_a_part_of_the_home_is_no_second_home():
+    sold = {(f.value, f.modality) for f in X.extract("So we sold our house in Bath.", "user")
+            if f.predicate == "lives_in"}
+    assert sold == {("Bath", "negated")}
+    part = X.extract("I've been living in Tokyo for months and settled into my apartment in "
+                     "Kichijoji.", "user")
+    assert {f.value for f in part if f.predicate == "lives_in"} == {"Tokyo"}
 
 
 def test_dates_are_not_places_and_a_day_trip_is_no_time():
