@@ -99,7 +99,10 @@ class OfflineExtractor:
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         """`before`: the same turn's words before this piece, read for what the piece leaves
         unsaid (who "starting at Monzo in November" is about); supports come from `text` only."""
-        if not text or len(text) < 4 or text.rstrip().endswith("?"):
+        if text and text.rstrip().endswith("?"):
+            tail = P.QUESTION_TAIL.search(text)
+            text = text[:tail.start()] if tail else ""  # the statement before the question
+        if not text or len(text) < 4:
             return []
         role = (role or "user").lower()
         if role == "assistant":

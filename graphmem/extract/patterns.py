@@ -18,6 +18,12 @@ AP = r"['’]"
 FIRST_PERSON = re.compile(r"\b(?:i|my|we|our|me|us)\b", re.IGNORECASE)
 ASSISTANT_CUE = re.compile(r"recommend|suggest|\btry\b|\bconsider\b|\bcheck\s+out|"
                            r"\bmy\s+(?:top\s+)?(?:pick|suggestion|recommendation)", re.IGNORECASE)
+# A statement with a question after it in one sentence: "We're thinking of doing Lisbon in April,
+# any tips on where to stay?" (the statement before the comma or dash is read, the question not).
+QUESTION_TAIL = re.compile(
+    r"\s*(?:,|;|\s[—–-]+)\s*(?:so\s+|and\s+|but\s+)?(?:any|what|whats|what" + AP + r"s|how|where|which|"
+    r"who|should|can|could|would|do|does|is|are|thoughts|ideas|suggestions|recommendations|advice|"
+    r"tips)\b[^,;—–]*\?[\s?!]*$", re.IGNORECASE)
 QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|also|ok|okay|well|hmm|oh|hey|hi)\b\W*)*"
     r"(?:(?:do|does|did|can|could|should|would|will|shall|is|are|am|was|were|have|has|had|may|"

@@ -167,6 +167,11 @@ CASES = [
      "asserted"),
     ("Three weeks into the new paralegal job and it's intense.", "occupation", "paralegal",
      "asserted"),
+    # a statement with the question after it in one sentence
+    ("I adopted two rabbits last week, what should I feed them?", "owns_count:rabbit", "+2",
+     "asserted"),
+    ("We're moving to Porto in the spring — any tips on neighbourhoods?", "plans",
+     "move to Porto in the spring", "planned"),
 ]
 
 
@@ -234,6 +239,16 @@ def test_look_alikes_make_no_such_fact(text):
 ])
 def test_no_home_from_someone_elses_or_a_past_flatmate(text):
     assert "lives_in" not in {f.predicate for f in X.extract(text, "user")}
+
+
+@pytest.mark.parametrize("text", [
+    "Should I move to Denver, or stay in Austin?",
+    "If I quit my job at Acme, what should I do next?",
+    "Do you think I have three cats too many, honestly?",
+    "I wonder if I should move to Leeds, what do you think?",
+])
+def test_a_question_gives_no_fact(text):
+    assert X.extract(text, "user") == []
 
 
 def test_a_home_given_up_or_a_part_of_the_home_is_no_second_home():
