@@ -167,6 +167,8 @@ CASES = [
      "asserted"),
     ("Three weeks into the new paralegal job and it's intense.", "occupation", "paralegal",
      "asserted"),
+    ("had to withdraw from the Berlin half. knee's gone again.", "cancelled", "Berlin half",
+     "asserted"),
     # a statement with the question after it in one sentence
     ("I adopted two rabbits last week, what should I feed them?", "owns_count:rabbit", "+2",
      "asserted"),
