@@ -23,7 +23,7 @@ ASSISTANT_CUE = re.compile(r"recommend|suggest|\btry\b|\bconsider\b|\bcheck\s+ou
 QUESTION_TAIL = re.compile(
     r"\s*(?:,|;|\s[—–-]+)\s*(?:so\s+|and\s+|but\s+)?(?:any|what|whats|what" + AP + r"s|how|where|which|"
     r"who|should|can|could|would|do|does|is|are|thoughts|ideas|suggestions|recommendations|advice|"
-    r"tips)\b[^,;—–]*\?[\s?!]*$", re.IGNORECASE)
+    r"tips|help|tell|give|suggest|recommend|please)\b[^,;—–]*\?[\s?!]*$", re.IGNORECASE)
 QUESTION_START = re.compile(
     r"^\W*(?:(?:so|and|but|also|ok|okay|well|hmm|oh|hey|hi)\b\W*)*"
     r"(?:(?:do|does|did|can|could|should|would|will|shall|is|are|am|was|were|have|has|had|may|"

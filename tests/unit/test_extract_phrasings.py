@@ -172,6 +172,8 @@ CASES = [
     # a statement with the question after it in one sentence
     ("I adopted two rabbits last week, what should I feed them?", "owns_count:rabbit", "+2",
      "asserted"),
+    ("We went pescatarian in March, help me with a shopping list?", "diet", "pescatarian",
+     "asserted"),
     ("We're moving to Porto in the spring — any tips on neighbourhoods?", "plans",
      "move to Porto in the spring", "planned"),
 ]
