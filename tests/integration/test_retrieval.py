@@ -150,3 +150,29 @@ def test_a_turn_stale_on_the_asked_slot_is_penalised_even_with_other_current_fac
     denver = next(e for e in res if e.type == "turn" and "live in Denver" in e.text)
     assert denver.status == "stale"
     assert "Seattle" in res[0].text
+
+
+def test_near_duplicates_pair_the_same_words_within_one_user_only(graph, user_id):
+    """The near-duplicate query pairs turns whose vectors are (nearly) the same, among the ids
+    given, and never pairs with another user's node, even when its id is sent."""
+    from datetime import UTC, datetime
+
+    from graphmem.memory import Memory
+    from graphmem.models import SessionRecord, Transcript, TurnRecord, stable_id
+    from graphmem.store.search import near_duplicates
+    from tests.helpers import FakeVectors
+
+    other = user_id + "-other"
+    said = ["I adore hiking in the Alps.", "My sister lives in Leeds.", "I adore hiking in the Alps."]
+    mem = Memory(graph, embedder=FakeVectors())
+    try:
+        for uid in (user_id, other):
+            mem.ingest([Transcript(uid, [SessionRecord(f"s{i}", datetime(2024, 1, i + 1, tzinfo=UTC),
+                                                       [TurnRecord("user", text)])
+                                         for i, text in enumerate(said)])])
+        mine = [stable_id("turn", user_id, f"s{i}", 1) for i in range(3)]
+        theirs = [stable_id("turn", other, f"s{i}", 1) for i in range(3)]
+        assert near_duplicates(graph, user_id, mine + theirs, 0.95) == {frozenset((mine[0], mine[2]))}
+        assert near_duplicates(graph, user_id, theirs, 0.95) == set()
+    finally:
+        graph.forget_user(other)
