@@ -78,6 +78,18 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          rf"(?!\s+{_POD}s\b)", _WEEKDAY_CUES),  # "on Saturday mornings" is a habit, no date
         # "three days ago", "a while back", "recently"
         (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while|a\s+fortnight)\s+(?:ago|back)\b", ("ago", "back")),
+        # counted from a named day: "the Friday before last", "Monday just gone", "a week on
+        # Friday", "Friday week", "tomorrow week", "a week today", "the weekend after next",
+        # "two weekends ago"
+        (rf"\b(?:the\s+)?{_WD}\s+before\s+last\b|\b{_WD}\s+just\s+gone\b"
+         rf"|\ba\s+week\s+(?:on|from|this|next)\s+{_WD}\b|\b{_WD}\s+week\b", _WEEKDAY_CUES),
+        (r"\b(?:tomorrow|today)\s+week\b|\ba\s+week\s+(?:from\s+)?(?:today|tomorrow)\b",
+         ("week",)),
+        (rf"\bthe\s+weekend\s+(?:before\s+last|after\s+next)\b|\b{_NUM}\s+weekends\s+ago\b",
+         ("weekend", "weekends")),
+        # "in a fortnight", "in two weeks' time", "a fortnight from now"
+        (rf"\bin\s+(?:a\s+fortnight|{_NUM}\s+{_UNIT})(?:['’]s?\s+time)\b|\bin\s+a\s+fortnight\b"
+         r"|\ba\s+fortnight\s+from\s+now\b", ("in", "fortnight")),
         # "in two weeks", "three days from now"
         # (not "squeeze in a day trip": the unit ends the phrase)
         (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?(?=\s*(?:$|[,.;:!?)\]]|(?:and|but|or|so|"
@@ -290,8 +302,35 @@ def _r_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     return start, _shift(start, 1, unit), "instant"
 
 
+def _r_before_last(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """"the Friday before last": the one before last Friday."""
+    last = _r_weekday(c, {"d": g["d"], "w": "last"})
+    return c.day(last[0].date() - timedelta(weeks=1))
+
+
+def _r_week_on(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """"a week on Friday", "Friday week": a week after the coming Friday."""
+    coming = _r_weekday(c, {"d": g["d"] or g["d2"], "w": "next"})
+    return c.day(coming[0].date() + timedelta(weeks=1))
+
+
+def _r_week_from(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """"tomorrow week", "a week today": a week after that day."""
+    base = c.today + timedelta(days=1 if "tomorrow" in (g["a"] or g["b"]) else 0)
+    return c.day(base + timedelta(weeks=1))
+
+
+def _r_weekends_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    n = _count(g["n"])
+    if isinstance(n, str) or n <= 0:
+        return None
+    return c.weekend(c.monday + timedelta(weeks=-n))
+
+
 def _r_ahead(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     """in N days|weeks|months|years (from now): the day, week, month or year that far ahead."""
+    if g.get("f"):  # "in a fortnight"
+        return c.day(c.today + timedelta(weeks=2))
     n, unit = _count(g["n"] or g["n2"]), g["u"] or g["u2"]
     if isinstance(n, str):
         return c.anchor, _shift(c.anchor, _VAGUE_COUNTS[n], unit), "range"
@@ -416,6 +455,13 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
          _r_weekday),
         (rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s? (?:ago|back)", _r_ago),
         (r"a fortnight (?:ago|back)", lambda c, g: c.day(c.today - timedelta(weeks=2))),
+        (rf"(?:the )?(?P<d>{_WD}) before last", _r_before_last),
+        (rf"(?P<d>{_WD}) just gone", lambda c, g: _r_weekday(c, {"d": g["d"], "w": "last"})),
+        (rf"(?:a week (?:on|from|this|next) (?P<d>{_WD})|(?P<d2>{_WD}) week)", _r_week_on),
+        (r"(?:(?P<a>tomorrow|today) week|a week (?:from )?(?P<b>today|tomorrow))", _r_week_from),
+        (r"the weekend (?P<w>before last|after next)",
+         lambda c, g: c.weekend(c.monday + timedelta(weeks=-2 if g["w"] == "before last" else 2))),
+        (rf"(?P<n>{_NUM_N}) weekends ago", _r_weekends_ago),
         (rf"(?:the|this) (?:past|last) (?:(?P<n>{_NUM_N}) )?(?P<u>(?:day|week|month|year)s?)",
          _r_window),
         (r"(?P<w>a while (?:ago|back)|the other day|recently|lately"
@@ -434,7 +480,8 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
     )
 ]
 _AHEAD = re.compile(rf"(?:in (?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s?"
-                    rf"(?: from now)?|(?P<n2>{_NUM_N}) (?P<u2>day|week|month|year)s? from now)")
+                    rf"(?: from now|'s? time)?|(?P<n2>{_NUM_N}) (?P<u2>day|week|month|year)s? from now"
+                    rf"|(?:in )?a (?P<f>fortnight)(?: from now|'s time)?)")
 _LEAD = re.compile(r"^(?:(?:back|around|about|roughly|approximately|sometime|just) )?"
                    r"(?:(?:in|on|during|over|for|within|at) )?")
 _CALENDARISH = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:19|20)\d\d\b|\d+[/.-]\d+")
