@@ -210,6 +210,11 @@ FAVORITE_WAS = re.compile(
     re.IGNORECASE)
 FAV_CAT_DROP = re.compile(r"^(?:type|kind|sort|genre|style|brand|form|flavou?r)\s+of\s+",
                           re.IGNORECASE)
+# Where or since when it is the favourite, said after the kind of thing: "my favourite
+# restaurant in London" is the favourite restaurant (not "my favourite part of the trip": a part
+# of one thing, its own slot). Matched on the words as written (a place has a capital).
+FAV_CAT_WHERE = re.compile(r"\s+(?:(?:in|around|near)\s+(?-i:[A-Z])[\w'’.-]*(?:\s+[\w'’.-]+)*"
+                           r"|of\s+all\s+time|ever)$")
 OCCUPATION = re.compile(
     r"\b(?P<subj>I)(?:" + AP + r"m|\s+am)(?P<neg>\s+not)?(?:\s+(?:currently|now|actually|also|"
     r"still|just|really|officially|finally|working\s+as|employed\s+as))*\s+(?:an?)\s+"

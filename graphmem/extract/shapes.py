@@ -142,7 +142,7 @@ def favorites(s: Sentence) -> list[FactCandidate]:
     for m in P.FAVORITE.finditer(text):
         if s.hedged(m.start()):
             continue
-        cat = P.FAV_CAT_DROP.sub("", norm(m.group("cat")))
+        cat = P.FAV_CAT_DROP.sub("", norm(P.FAV_CAT_WHERE.sub("", m.group("cat"))))
         vs = m.start("val")
         ve = bounded(text, vs, 8)
         value = clean(text[vs:ve], drop_possessive=False)

@@ -169,6 +169,13 @@ CASES = [
      "asserted"),
     ("had to withdraw from the Berlin half. knee's gone again.", "cancelled", "Berlin half",
      "asserted"),
+    # a favourite named with where it is one: the kind of thing is the slot
+    ("My favourite bakery in Bath is Colonna & Small's.", "favorite_bakery",
+     "Colonna & Small's", "asserted"),
+    ("My favourite film of all time is Paddington 2.", "favorite_film", "Paddington 2",
+     "asserted"),
+    ("My favourite bit of the holiday was the snorkelling.", "favorite_bit_of_the_holiday",
+     "snorkelling", "asserted"),
     # a statement with the question after it in one sentence
     ("I adopted two rabbits last week, what should I feed them?", "owns_count:rabbit", "+2",
      "asserted"),
