@@ -469,3 +469,28 @@ def dated_events(s: Sentence, found: list[FactCandidate]) -> list[FactCandidate]
                         subj.start(), end, value=value,
                         modality="planned" if planned else "asserted", time=t, confidence=0.6))
     return [f for f in out if f]
+
+
+# Meat eaten again ends a meat-free diet: "I'm eating meat again", "back on the bacon".
+_MEAT = frozenset("meat beef pork chicken bacon steak steaks burger burgers lamb ham sausages "
+                  "turkey".split())
+_AGAIN = re.compile(r"\bagain\b|\bback\s+(?:on|to)\b|\b(?:started|start|starting|began)\s+"
+                    r"(?:eating|having)\b", re.IGNORECASE)
+
+
+def diet_from_meat(s: Sentence, found: list[FactCandidate]) -> list[FactCandidate]:
+    """A diet that a return to meat states: the user eats meat again, so a vegan or vegetarian
+    diet is over (an omnivore's diet, competing in the same slot); said with the meat eaten."""
+    if any(f.predicate == "diet" for f in found) or not _AGAIN.search(s.text):
+        return []
+    out: list[FactCandidate | None] = []
+    for f in found:
+        if (f.predicate == "consumes" and f.modality == "asserted" and f.subject == "user"
+                and f.value and f.value.lower().split()[-1] in _MEAT):
+            start = s.text.find(f.support)
+            if start < 0:
+                continue
+            out.append(fact(s, "attribute", "diet", "User eats meat (an omnivore's diet).",
+                            start, start + len(f.support), value="omnivore", confidence=0.6,
+                            roles=[user_role()]))
+    return [f for f in out[:1] if f]

@@ -169,6 +169,8 @@ CASES = [
      "asserted"),
     ("had to withdraw from the Berlin half. knee's gone again.", "cancelled", "Berlin half",
      "asserted"),
+    # a return to meat ends a meat-free diet
+    ("We've started eating beef again after ten years.", "diet", "omnivore", "asserted"),
     # a favourite named with where it is one: the kind of thing is the slot
     ("My favourite bakery in Bath is Colonna & Small's.", "favorite_bakery",
      "Colonna & Small's", "asserted"),
@@ -250,6 +252,11 @@ def test_look_alikes_make_no_such_fact(text):
 ])
 def test_no_home_from_someone_elses_or_a_past_flatmate(text):
     assert "lives_in" not in {f.predicate for f in X.extract(text, "user")}
+
+
+def test_meat_without_a_return_is_no_diet():
+    for text in ("I'm eating chicken tonight.", "I love steak.", "My son eats meat again."):
+        assert "diet" not in {f.predicate for f in X.extract(text, "user")}, text
 
 
 @pytest.mark.parametrize("text", [
