@@ -183,6 +183,11 @@ PROMOTED_ROLE = re.compile(
     r"\b(?P<role>(?:senior|junior|lead|head|principal|chief|staff|associate|assistant)\s+[a-z]+"
     r"(?:\s+[a-z]+)?)\s+(?:from|starting|as\s+of)\s+", re.IGNORECASE)
 # "I teach chemistry at Westfield High": the employer and the occupation.
+# "first week teaching 9th grade biology at Lincoln High", "I'm teaching year 5 at St Mary's".
+TEACHING = re.compile(r"\b(?:I(?:" + AP + r"m|\s+am)\s+(?:now\s+)?|(?:I(?:" + AP + r"ve|\s+have)\s+)?"
+                      r"been\s+|(?:first|second|third|last)\s+(?:day|week|month|term|year|semester)"
+                      r"\s+(?:of\s+)?)teaching\s+(?P<what>[\w-]+(?:\s+[\w-]+){0,3}?)\s+at\s+"
+                      r"(?=(?-i:[A-Z]))", re.IGNORECASE)
 TEACH = re.compile(r"\b(?P<subj>I)(?:\s+(?:still|currently|now|also))*\s+teach\s+"
                    r"(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+at\s+(?=(?-i:[A-Z]))")
 
@@ -290,7 +295,7 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
                                 m.start(), m.end("role"), value=role, confidence=0.7,
                                 time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
                                 roles=[user_role()]))
-    for m in TEACH.finditer(text):
+    for m in (*TEACH.finditer(text), *TEACHING.finditer(text)):
         org, end = _org_after(text, m.end())
         if not org or s.hedged(m.start()):
             continue
@@ -507,7 +512,8 @@ def named_events(s: Sentence) -> list[FactCandidate]:
 def prefilter_job(text: str) -> bool:
     """"Six years as a nurse at Mercy General", "three weeks into the new paralegal job",
     "starting as a staff nurse at the Royal Free": a role said without a first-person word."""
-    return bool(YEARS_AS.search(text) or INTO_JOB.search(text) or START_AS.search(text))
+    return bool(YEARS_AS.search(text) or INTO_JOB.search(text) or START_AS.search(text)
+                or TEACHING.search(text))
 
 
 def prefilter_home(text: str) -> bool:

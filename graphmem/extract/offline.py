@@ -56,7 +56,7 @@ RULES: list[tuple[Gate, Rule]] = [
     (_words("again", "back "), lambda s, _b, _o: habits.again(s)),
     (_words("left ", "quit ", "resigned", "last day", "started at", "began at", "started with",
             "began with"), lambda s, _b, _o: life.job_changes(s)),
-    (_words("first ", "leaving", "quitting", "teach ", "still at", "still with", "notice",
+    (_words("first ", "leaving", "quitting", "teach ", "teaching", "still at", "still with", "notice",
             "left ", "quit ", "hour ", "shift", "promot", "start", "begin", " as a", "now", "not at",
             " into ", " from "),
      lambda s, before, _o: life.job_mentions(s, before)),

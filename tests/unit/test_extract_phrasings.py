@@ -169,6 +169,8 @@ CASES = [
      "asserted"),
     ("had to withdraw from the Berlin half. knee's gone again.", "cancelled", "Berlin half",
      "asserted"),
+    ("Second term teaching A-level physics at Hills Road and I love it.", "works_at",
+     "Hills Road", "asserted"),
     # a return to meat ends a meat-free diet
     ("We've started eating beef again after ten years.", "diet", "omnivore", "asserted"),
     # a favourite named with where it is one: the kind of thing is the slot
@@ -232,6 +234,7 @@ def test_a_value_stops_before_a_time_or_degree_word(text, predicate, value):
     "After twelve years as a nurse at Mercy General I retrained.",  # a role that is over
     "I spent a few years as a barista at Blue Bottle.",
     "I'm not at Heathrow, I'm at Gatwick.",  # a place, not an employer corrected
+    "My mum is teaching maths at Eton these days.",  # someone else's job
     "Three weeks into my training plan and my legs hurt.",  # no role
     "I started at Monday's class.",  # a day, no employer
     "I started at 7am sharp and finished at six.",  # a clock time, no activity
