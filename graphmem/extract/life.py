@@ -164,6 +164,7 @@ INTO_JOB = re.compile(r"\b(?:\d{1,2}|" + P._NUMW + r"|a\s+few|a\s+couple\s+of)\s
 # Words of travel: "Left Paris this morning, I'm at Heathrow now" is a journey, not a job.
 _TRAVEL = (r"flights?|flew|plane|airport|train|station|landed|layover|hotel|trip|drive|drove|"
            r"terminal|gate|boarding")
+_TRAVEL_WORD = re.compile(r"\b(?:" + _TRAVEL + r")\b", re.I)
 _ON_THE_MOVE = re.compile(r"\b(?:" + _TRAVEL + r"|this\s+morning|tonight|today|yesterday)\b", re.I)
 _CORRECTION = re.compile(r"\b(?:misspoke|mis-spoke|sorry|correction|typo|i\s+meant|i\s+mean|actually|"
                          r"got\s+that\s+wrong)\b", re.I)
@@ -212,6 +213,18 @@ def _employers_after(s: Sentence, rx: re.Pattern[str], *,
     return out
 
 
+def _role(s: Sentence, m: re.Match[str], *, with_time: bool) -> FactCandidate | None:
+    """The occupation a match's `np` names ("six years as a nurse", "start as a junior data
+    analyst"), if its head is an occupation and the clause is not hedged."""
+    np = clean(m.group("np"))
+    if s.hedged(m.start()) or not np or np.lower().split()[-1] not in L.OCCUPATIONS:
+        return None
+    time = s.time_for(m.start(), m.end(), s.clause_end(m.end())) if with_time else None
+    return fact(s, "attribute", "occupation", f"User is {article(np)} {np}.", m.start(),
+                m.end("np"), value=np, confidence=0.7, time=time,
+                roles=[user_role(), RoleRef("object", np, "other")])
+
+
 def _now_said(text: str, m: re.Match[str]) -> bool:
     """"now" with "I'm at X": before it ("now I'm at", "I'm now at") or right after the name."""
     if "now" in m.group(0).lower():
@@ -253,40 +266,28 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
             if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
                 out.append(_employer(s, m, new, end))
     for m in YEARS_AS.finditer(text):
-        np = clean(m.group("np"))
-        if (_YEARS_AS_OVER.search(text, 0, m.start()) or s.hedged(m.start())
-                or np.lower().split()[-1] not in L.OCCUPATIONS):
-            continue
         org, end = _org_after(text, m.end())
-        if not org:
-            continue
-        out.append(fact(s, "attribute", "occupation", f"User is {article(np)} {np}.",
-                        m.start(), m.end("np"), value=np, confidence=0.7,
-                        roles=[user_role(), RoleRef("object", np, "other")]))
-        out.append(_employer(s, m, org, end))
+        if org and not _YEARS_AS_OVER.search(text, 0, m.start()) and (
+                role := _role(s, m, with_time=False)):
+            out += [role, _employer(s, m, org, end)]
     out += _employers_after(s, HOURS_AT)
     for m in NOT_AT_BUT.finditer(text):
         old, end = _org_after(text, m.end())
         but = _BUT_AT.match(text, end) if old else None
         new, new_end = _org_after(text, but.end()) if but else ("", end)
-        if (new and new.lower() != old.lower() and not re.search(_TRAVEL, text, re.I)
+        if (new and new.lower() != old.lower() and not _TRAVEL_WORD.search(text)
                 and (_CORRECTION.search(before[-200:] + " " + text) or _JOB_WORD.search(text)
                      or _JOB_WORD.search(before))):
             out.append(_employer(s, m, old, end, left=True))
             out.append(_employer(s, m, new, new_end))
     for rx in (START_AS, INTO_JOB):
         for m in rx.finditer(text):
-            np = clean(m.group("np"))
-            if s.hedged(m.start()) or not np or np.lower().split()[-1] not in L.OCCUPATIONS:
+            if not (role := _role(s, m, with_time=True)):
                 continue
-            out.append(fact(s, "attribute", "occupation", f"User is {article(np)} {np}.",
-                            m.start(), m.end("np"), value=np, confidence=0.7,
-                            time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
-                            roles=[user_role(), RoleRef("object", np, "other")]))
-            if rx is START_AS:
-                org, end = _org_after(text, m.end())
-                if org:
-                    out.append(_employer(s, m, org, end))
+            out.append(role)
+            org, end = _org_after(text, m.end()) if rx is START_AS else ("", 0)
+            if org:
+                out.append(_employer(s, m, org, end))
     if "promot" in (before[-120:] + text).lower():  # "GOT THE PROMOTION!!! senior designer …"
         for m in PROMOTED_ROLE.finditer(text):
             role = clean(m.group("role")).lower()
