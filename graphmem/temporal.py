@@ -28,7 +28,7 @@ _NUMBERS = {w: i + 1 for i, w in enumerate(
      "twenty"))}
 _NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50})
 # Vague counts become a window reaching this many units back from the mention.
-_VAGUE_COUNTS = {"couple": 4, "few": 7, "several": 10}
+_VAGUE_COUNTS = {"few": 7, "several": 10}  # "a couple" is two, as people use it
 
 # --- patterns -----------------------------------------------------------------------------------
 
@@ -46,6 +46,20 @@ _NUM = (r"(?:\d{1,3}|a\s+couple(?:\s+of)?|couple(?:\s+of)?|a\s+few|few|several|a
         + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")")
 _UNIT = r"(?:day|week|month|year|hour|minute)s?"
 
+# holidays with a fixed or computed day (Easter from dateutil; US Thanksgiving, Memorial and
+# Labor Day by their weekday rules)
+_HOLIDAY = (r"christmas\s+(?:eve|day)|christmas|boxing\s+day|new\s+year['’]?s\s+(?:eve|day)"
+            r"|new\s+year['’]?s|easter\s+(?:sunday|monday|weekend)|easter|good\s+friday"
+            r"|halloween|valentine['’]?s(?:\s+day)?|thanksgiving|bonfire\s+night"
+            r"|independence\s+day|st\.?\s+patrick['’]?s\s+day|labou?r\s+day|memorial\s+day")
+_HOLIDAY_NOUNS = (r"(?:presents?|gifts?|trees?|markets?|shopping|cards?|part(?:y|ies)|dinner|lunch|"
+                  r"eggs?|costumes?|decorations?|lights|songs?|music|movies?|films?|jumpers?|"
+                  r"sweaters?|break|holidays?|vacation|season|spirit|cookies|candy|pudding|cake|"
+                  r"bonus|list|menu|traditions?|recipes?|special|sales?|hunt|fair|show|"
+                  r"celebrations?|festivities|weekend)\b")
+_NEAR = r"(?:last|this\s+past|this\s+coming|this|next)"
+_HOLIDAY_CUES = frozenset("christmas boxing new easter good halloween valentine valentines "
+                          "thanksgiving bonfire independence patrick labor labour memorial".split())
 _WEEKDAY_CUES = frozenset(_WEEKDAYS)
 _MONTH_CUES = frozenset(_MONTHS)
 _UNIT_CUES = frozenset(("week", "weekend", "month", "year"))
@@ -56,15 +70,16 @@ _CUE_TOKENS = re.compile(r"[a-z]+|\d")  # each digit is a token of its own
 _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
     (re.compile(p, re.IGNORECASE), frozenset(cues)) for p, cues in (
         # days around the mention
-        (rf"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow"
+        (rf"\b(?:the\s+(?:day|night)\s+before\s+(?:yesterday|last)|the\s+day\s+after\s+tomorrow"
          rf"|(?:yesterday|tomorrow)(?:\s+{_POD})?|(?:earlier|later)\s+today|today|tonight"
          rf"|this\s+(?:morning|afternoon|evening)|last\s+night)\b",
          ("yesterday", "tomorrow", "today", "tonight", "morning", "afternoon", "evening",
-          "night")),
+          "night", "before")),
         # weeks, weekends, months, years relative to the mention
         (r"\b(?:the\s+week\s+(?:before\s+last|after\s+next)"
-         r"|(?:earlier|later)\s+this\s+(?:week|month|year)"
-         r"|this\s+(?:past|coming)\s+week(?:end)?|(?:over|on|during)\s+the\s+weekend)\b",
+         r"|(?:earlier|later)\s+(?:this|in\s+the)\s+(?:week|month|year)"
+         r"|this\s+(?:past|coming)\s+week(?:end)?|(?:over|on|during|at)\s+the\s+weekend"
+         r"|this\s+time\s+(?:last|next)\s+(?:week|month|year))\b",
          _UNIT_CUES),
         (r"(?<!\bthe\s)\b(?:last|this|next)\s+(?:week(?:end)?|month|year)\b(?!\s+of\b)",
          _UNIT_CUES),
@@ -77,7 +92,18 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          rf"|on\s+{_WD}|{_WD}(?=\s+{_POD}\b))\b(?:\s+{_POD}\b)?"
          rf"(?!\s+{_POD}s\b)", _WEEKDAY_CUES),  # "on Saturday mornings" is a habit, no date
         # "three days ago", "a while back", "recently"
-        (rf"\b(?:{_NUM}\s+{_UNIT}|a\s+while|a\s+fortnight)\s+(?:ago|back)\b", ("ago", "back")),
+        (rf"\b(?:{_NUM}\s+(?:{_UNIT}|decades?|nights?)(?:\s+or\s+so)?|a\s+while|a\s+fortnight"
+         rf"|half\s+(?:a|an)\s+(?:year|day|hour))\s+(?:ago|back)\b(?:\s+today\b)?",
+         ("ago", "back")),
+        # "it's been two weeks since (I quit coffee)": that long ago
+        (rf"\bit(?:['’]s|\s+has|\s+had)\s+been\s+(?:(?:about|almost|nearly|over|just\s+over|"
+         rf"around|roughly)\s+)?{_NUM}\s+(?:day|week|month|year)s?\s+since\b", ("since",)),
+        # holidays: "over Christmas", "on New Year's Day", "at Easter", "last Thanksgiving"
+        # (said with a preposition or last/this/next, or with its year: "I love Christmas" and
+        # "Christmas presents" name no day)
+        (rf"\b(?:(?:on|at|over|during|for|around)\s+(?:{_NEAR}\s+|the\s+)?|{_NEAR}\s+)(?:{_HOLIDAY})"
+         rf"(?:,?\s+(?:of\s+)?{_YEAR})?(?!\s+{_HOLIDAY_NOUNS})"
+         rf"|\b(?:{_HOLIDAY}),?\s+(?:of\s+)?{_YEAR}", _HOLIDAY_CUES),
         # counted from a named day: "the Friday before last", "Monday just gone", "a week on
         # Friday", "Friday week", "tomorrow week", "a week today", "the weekend after next",
         # "two weekends ago"
@@ -87,6 +113,12 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          ("week",)),
         (rf"\bthe\s+weekend\s+(?:before\s+last|after\s+next)\b|\b{_NUM}\s+weekends\s+ago\b",
          ("weekend", "weekends")),
+        # "two Saturdays ago", "a couple of Sundays back"
+        (rf"\b{_NUM}\s+{_WD}s\s+(?:ago|back)\b", ("ago", "back")),
+        # "at the start of the month", "the end of last year", "towards the end of May"
+        (rf"\bthe\s+(?:very\s+)?(?:start|beginning|middle|end)\s+of\s+(?:(?:the|this|last|next)"
+         rf"\s+(?:week|month|year)\b|(?:{_MON_S})(?:,?\s+{_YEAR})?)",
+         ("start", "beginning", "middle", "end")),
         # "in a fortnight", "in two weeks' time", "a fortnight from now"
         (rf"\bin\s+(?:a\s+fortnight|{_NUM}\s+{_UNIT})(?:['’]s?\s+time)\b|\bin\s+a\s+fortnight\b"
          r"|\ba\s+fortnight\s+from\s+now\b", ("in", "fortnight")),
@@ -94,7 +126,7 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
         # (not "squeeze in a day trip": the unit ends the phrase)
         (rf"\bin\s+{_NUM}\s+{_UNIT}\b(?:\s+from\s+now\b)?(?=\s*(?:$|[,.;:!?)\]]|(?:and|but|or|so|"
          rf"to|from|when|if|because|after|before|at|on|for|time|I|we|and)\b))"
-         rf"|\b{_NUM}\s+{_UNIT}\s+from\s+now\b", ("in", "from")),
+         rf"|\b{_NUM}\s+{_UNIT}\s+from\s+(?:now|today)\b", ("in", "from")),
         (r"\b(?:the\s+other\s+day|recently|lately|not\s+(?:too\s+|so\s+)?long\s+ago)\b",
          ("day", "recently", "lately", "ago")),
         # calendar dates written out
@@ -105,7 +137,10 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          rf"|(?:{_PART})?{_MON_S},?\s+{_YEAR}|(?:last|this|next)\s+{_MON_S}|{_PART}{_MON_S})",
          _MONTH_CUES),
         # a day of the month alone: "on the 25th" (not "the 25th of May", found above)
-        (rf"\bon\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?{_MON_S})", ("on",)),
+        # (nor "on the 23rd floor", "on the 3rd try": an ordinal of a thing)
+        (rf"\bon\s+the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?{_MON_S})"
+         r"(?!\s+(?:floor|storey|story|row|lap|try|attempt|round|hole|level|page|step|stop|"
+         r"place|day|week|month|year|time|anniversary|birthday|draft|pick)\b)", ("on",)),
         # numeric dates
         (r"(?<![\d/.-])(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}))(?![\d/])",
          _DIGIT_CUES),
@@ -184,6 +219,8 @@ def _shift(dt: datetime, n: int, unit: str) -> datetime:
 def _count(word: str) -> int | str:
     """A number word or digits → int; couple/few/several → that vague word."""
     w = " ".join(word.split()).removeprefix("a ").removesuffix(" of")
+    if w == "couple":
+        return 2
     if w in _VAGUE_COUNTS:
         return w
     return int(w) if w.isdigit() else _NUMBERS[w]
@@ -233,7 +270,8 @@ def _dated(c: _Ctx, m: int, d: int, y: int | None) -> _Range | None:
 
 
 def _r_relday(c: _Ctx, g: dict[str, Any]) -> _Range:
-    offsets = {"the day before yesterday": -2, "yesterday": -1, "last night": -1,
+    offsets = {"the day before yesterday": -2, "the night before yesterday": -2,
+               "the night before last": -2, "the day before last": -2, "yesterday": -1, "last night": -1,
                "the day after tomorrow": 2, "tomorrow": 1}
     return c.day(c.today + timedelta(days=offsets.get(g["w"], 0)))
 
@@ -286,18 +324,17 @@ def _r_weekday(c: _Ctx, g: dict[str, Any]) -> _Range:
 
 def _r_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     n, unit = _count(g["n"]), g["u"]
+    if unit in ("decade", "night"):  # "a decade ago", "three nights ago"
+        unit = "year" if unit == "decade" else "day"
+        n = n if isinstance(n, str) else n * (10 if g["u"] == "decade" else 1)
     if isinstance(n, str):
         return _shift(c.anchor, -_VAGUE_COUNTS[n], unit), c.anchor, "range"
     if n <= 0:
         return None
-    if unit == "day":
-        return c.day(c.today - timedelta(days=n))
-    if unit == "week":  # "two weeks ago" names the day that far back, as "in two weeks" does
-        return c.day(c.today - timedelta(weeks=n))
-    if unit == "month":
-        return c.month(*_add_months(c.today.year, c.today.month, -n))
-    if unit == "year":
-        return c.year(c.today.year - n)
+    if unit in ("day", "week", "month", "year"):
+        # "two weeks ago", "four months ago", "a year ago": the day that far back, as people
+        # count it (months and years on the calendar, the day clamped to the month's end)
+        return c.day(_shift(c.at(c.today), -n, unit).date())
     start = _shift(c.anchor, -n, unit)
     return start, _shift(start, 1, unit), "instant"
 
@@ -327,6 +364,93 @@ def _r_weekends_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     return c.weekend(c.monday + timedelta(weeks=-n))
 
 
+def _r_half_ago(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """"half a year ago": six months back; half a day or an hour: that long before the mention."""
+    if g["u"] == "year":
+        return c.day(_shift(c.at(c.today), -6, "month").date())
+    start = c.anchor - (timedelta(hours=12) if g["u"] == "day" else timedelta(minutes=30))
+    return start, start + timedelta(minutes=1), "instant"
+
+
+def _holiday_on(name: str, y: int) -> tuple[date, date]:
+    """The first day and the day after the last of holiday `name` in year `y`."""
+    from dateutil.easter import easter
+
+    n = " ".join(name.replace("’", "'").replace("'", "").replace(".", "").split())
+    if n.startswith("easter") or n == "good friday":
+        e = easter(y)
+        if n == "easter weekend":
+            return e - timedelta(days=2), e + timedelta(days=2)
+        d = e - timedelta(days=2) if n == "good friday" else \
+            e + timedelta(days=1) if n == "easter monday" else e
+        return d, d + timedelta(days=1)
+    if n in ("thanksgiving", "memorial day", "labor day", "labour day"):
+        if n == "thanksgiving":  # the fourth Thursday of November
+            first = date(y, 11, 1)
+            d = first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+        elif n == "memorial day":  # the last Monday of May
+            last = date(y, 5, 31)
+            d = last - timedelta(days=last.weekday())
+        else:  # the first Monday of September
+            first = date(y, 9, 1)
+            d = first + timedelta(days=(-first.weekday()) % 7)
+        return d, d + timedelta(days=1)
+    fixed = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
+             "boxing day": (12, 26), "new years eve": (12, 31), "new years day": (1, 1),
+             "new years": (1, 1), "halloween": (10, 31), "valentines": (2, 14),
+             "valentines day": (2, 14), "bonfire night": (11, 5), "independence day": (7, 4),
+             "st patricks day": (3, 17)}
+    m, d0 = fixed[n]
+    d = date(y, m, d0)
+    return d, d + timedelta(days=1)
+
+
+def _r_holiday(c: _Ctx, g: dict[str, Any]) -> _Range:
+    """The holiday of the year said, else the last one (past) or the next (future; "this"
+    is the current year's, "last"/"next" the one before/after the mention)."""
+    name, w = g["h"], g["w"] or ""
+    if g["y"]:
+        lo, hi = _holiday_on(name, int(g["y"]))
+    elif w == "this":
+        lo, hi = _holiday_on(name, c.today.year)
+    else:
+        cands = [_holiday_on(name, y) for y in range(c.today.year - 2, c.today.year + 3)]
+        if w in ("last", "this past") or (not w and c.prefer == "past"):
+            lo, hi = [r for r in cands if r[0] < c.today or (not w and r[0] == c.today)][-1]
+        else:
+            lo, hi = [r for r in cands if r[0] > c.today or (not w and r[0] == c.today)][0]
+    gran = "day" if hi - lo == timedelta(days=1) else "range"
+    return c.at(lo), c.at(hi), gran
+
+
+def _r_weekdays_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    """"two Saturdays ago": the Saturday a week before last Saturday."""
+    n = _count(g["n"])
+    if isinstance(n, str) or n <= 0:
+        return None
+    last = _r_weekday(c, {"d": g["d"], "w": "last"})
+    return c.day(last[0].date() - timedelta(weeks=n - 1))
+
+
+_PART_OF = {"start": "early", "beginning": "early", "middle": "mid", "end": "late"}
+
+
+def _r_part_of(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    """"the start of the month", "the end of last year", "the middle of May": the early, mid or
+    late third of that month or year; of a week, its first two days, mid-week or its last three."""
+    part = _PART_OF[g["p"]]
+    if g["m"]:
+        return _r_month(c, {"m": g["m"], "w": None, "y": g["y"], "p": part})
+    k = {"last": -1, "next": 1}.get(g["w"], 0)
+    if g["u"] == "week":
+        lo, hi = {"early": (0, 2), "mid": (2, 4), "late": (4, 7)}[part]
+        monday = c.monday + timedelta(weeks=k)
+        return c.at(monday + timedelta(days=lo)), c.at(monday + timedelta(days=hi)), "range"
+    rng = (c.month(*_add_months(c.today.year, c.today.month, k)) if g["u"] == "month"
+           else c.year(c.today.year + k))
+    return _month_part(rng, part)
+
+
 def _r_ahead(c: _Ctx, g: dict[str, Any]) -> _Range | None:
     """in N days|weeks|months|years (from now): the day, week, month or year that far ahead."""
     if g.get("f"):  # "in a fortnight"
@@ -336,14 +460,8 @@ def _r_ahead(c: _Ctx, g: dict[str, Any]) -> _Range | None:
         return c.anchor, _shift(c.anchor, _VAGUE_COUNTS[n], unit), "range"
     if n <= 0:
         return None
-    if unit == "day":
-        return c.day(c.today + timedelta(days=n))
-    if unit == "week":  # "in two weeks" names a day that far on, as people count it
-        return c.day(c.today + timedelta(weeks=n))
-    if unit == "month":
-        return c.month(*_add_months(c.today.year, c.today.month, n))
-    if unit == "year":
-        return c.year(c.today.year + n)
+    if unit in ("day", "week", "month", "year"):  # "in two weeks": the day that far on
+        return c.day(_shift(c.at(c.today), n, unit).date())
     start = _shift(c.anchor, n, unit)
     return start, _shift(start, 1, unit), "instant"
 
@@ -443,17 +561,26 @@ _MON_N = rf"(?P<m>{_MONTH_WORD})\.?"
 _PART_N = r"(?:(?P<p>early|mid|late)[ -])?"
 _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | None]]] = [
     (re.compile(p), f) for p, f in (
-        (rf"(?P<w>the day before yesterday|the day after tomorrow|yesterday|tomorrow|today"
+        (rf"(?P<w>the (?:day|night) before (?:yesterday|last)|the day after tomorrow"
+         rf"|yesterday|tomorrow|today"
          rf"|tonight|last night|this (?:morning|afternoon|evening)|(?:earlier|later) today)"
          rf"(?: {_POD})?", _r_relday),
         (r"(?P<w>(?:last|this|next|this coming) week|the week (?:before last|after next))",
          _r_weekrel),
         (r"(?P<w>last|this|next) (?P<u>month|year)", _r_unitrel),
-        (r"(?P<w>earlier|later) this (?P<u>week|month|year)", _r_within),
+        (r"(?P<w>earlier|later) (?:this|in the) (?P<u>week|month|year)", _r_within),
         (r"(?P<w>last|this|next|this past|this coming|the) weekend", _r_weekend),
         (rf"(?:(?P<w>last|this past|this coming|this|next) )?(?P<d>{_WD})(?: {_POD})?",
          _r_weekday),
-        (rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s? (?:ago|back)", _r_ago),
+        (rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute|decade|night)s?(?: or so)?"
+         rf" (?:ago|back)(?: today)?", _r_ago),
+        (r"half an? (?P<u>year|day|hour) (?:ago|back)(?: today)?", _r_half_ago),
+        (rf"it(?:'s| has| had) been (?:(?:about|almost|nearly|over|just over|around|roughly) )?"
+         rf"(?P<n>{_NUM_N}) (?P<u>day|week|month|year)s? since", _r_ago),
+        (r"this time (?P<w>last|next) (?P<u>week|month|year)",
+         lambda c, g: c.day(_shift(c.at(c.today), -1 if g["w"] == "last" else 1, g["u"]).date())),
+        (rf"(?:(?P<w>last|this|next|this past|this coming) |the )?(?P<h>{_HOLIDAY})"
+         rf"(?:,? (?:of )?(?P<y>\d{{4}}))?", _r_holiday),
         (r"a fortnight (?:ago|back)", lambda c, g: c.day(c.today - timedelta(weeks=2))),
         (rf"(?:the )?(?P<d>{_WD}) before last", _r_before_last),
         (rf"(?P<d>{_WD}) just gone", lambda c, g: _r_weekday(c, {"d": g["d"], "w": "last"})),
@@ -462,6 +589,9 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
         (r"the weekend (?P<w>before last|after next)",
          lambda c, g: c.weekend(c.monday + timedelta(weeks=-2 if g["w"] == "before last" else 2))),
         (rf"(?P<n>{_NUM_N}) weekends ago", _r_weekends_ago),
+        (rf"(?P<n>{_NUM_N}) (?P<d>{_WD})s (?:ago|back)", _r_weekdays_ago),
+        (rf"the (?:very )?(?P<p>start|beginning|middle|end) of (?:(?P<w>the|this|last|next)"
+         rf" (?P<u>week|month|year)|{_MON_N}(?:,? (?P<y>\d{{4}}))?)", _r_part_of),
         (rf"(?:the|this) (?:past|last) (?:(?P<n>{_NUM_N}) )?(?P<u>(?:day|week|month|year)s?)",
          _r_window),
         (r"(?P<w>a while (?:ago|back)|the other day|recently|lately"
@@ -480,10 +610,11 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
     )
 ]
 _AHEAD = re.compile(rf"(?:in (?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s?"
-                    rf"(?: from now|'s? time)?|(?P<n2>{_NUM_N}) (?P<u2>day|week|month|year)s? from now"
+                    rf"(?: from now|'s? time)?|(?P<n2>{_NUM_N}) (?P<u2>day|week|month|year)s?"
+                    rf" from (?:now|today)"
                     rf"|(?:in )?a (?P<f>fortnight)(?: from now|'s time)?)")
 _LEAD = re.compile(r"^(?:(?:back|around|about|roughly|approximately|sometime|just) )?"
-                   r"(?:(?:in|on|during|over|for|within|at) )?")
+                   r"(?:(?:in|on|during|over|for|within|at|towards?) )?")
 _CALENDARISH = re.compile(rf"\b(?:{_MONTH_WORD})\b|\b(?:19|20)\d\d\b|\d+[/.-]\d+")
 # A bound or a choice is not a date: "after May", "by 2025", "March or April" stay unresolved.
 _RELATIONAL = re.compile(r"\b(?:before|after|by|until|till|since|between|from|to|or|and|prior"

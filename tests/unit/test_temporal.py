@@ -26,10 +26,21 @@ CASES = [
     (SAT, "the week before last", d(2023, 5, 1), d(2023, 5, 8), "week"),
     (WED, "the week before last", d(2024, 2, 26), d(2024, 3, 4), "week"),
     (WED, "next week", d(2024, 3, 18), d(2024, 3, 25), "week"),
-    (SAT, "two months ago", d(2023, 3, 1), d(2023, 4, 1), "month"),
-    (WED, "two months ago", d(2024, 1, 1), d(2024, 2, 1), "month"),
+    # counts of months and years back name the day that far back, as weeks do
+    (SAT, "two months ago", d(2023, 3, 20), d(2023, 3, 21), "day"),
+    (WED, "two months ago", d(2024, 1, 13), d(2024, 1, 14), "day"),
     (WED, "last month", d(2024, 2, 1), d(2024, 3, 1), "month"),
-    (WED, "a year ago", d(2023, 1, 1), d(2024, 1, 1), "year"),
+    (WED, "a year ago", d(2023, 3, 13), d(2023, 3, 14), "day"),
+    (d(2024, 3, 31, 9), "a month ago", d(2024, 2, 29), d(2024, 3, 1), "day"),  # clamped
+    (WED, "the night before last", d(2024, 3, 11), d(2024, 3, 12), "day"),
+    (WED, "two Saturdays ago", d(2024, 3, 2), d(2024, 3, 3), "day"),
+    (WED, "a couple of Sundays back", d(2024, 3, 3), d(2024, 3, 4), "day"),
+    (WED, "three weeks from today", d(2024, 4, 3), d(2024, 4, 4), "day"),
+    (WED, "at the start of the month", d(2024, 3, 1), d(2024, 3, 11), "range"),
+    (WED, "the end of last month", d(2024, 2, 21), d(2024, 3, 1), "range"),
+    (WED, "towards the end of January", d(2024, 1, 21), d(2024, 2, 1), "range"),
+    (WED, "the beginning of next week", d(2024, 3, 18), d(2024, 3, 20), "range"),
+    (WED, "the end of the year", d(2024, 9, 1), d(2025, 1, 1), "range"),
     (SAT, "2 weeks ago", d(2023, 5, 6), d(2023, 5, 7), "day"),  # as "in two weeks" counts
     (WED, "a fortnight ago", d(2024, 2, 28), d(2024, 2, 29), "day"),
     # counted from a named day or a week on
@@ -76,7 +87,8 @@ CASES = [
     (SAT, "3 days ago", d(2023, 5, 17), d(2023, 5, 18), "day"),
     (WED, "three days ago", d(2024, 3, 10), d(2024, 3, 11), "day"),
     (SAT, "a few days ago", d(2023, 5, 13, 14), d(2023, 5, 20, 14), "range"),
-    (SAT, "a couple of weeks ago", d(2023, 4, 22, 14), d(2023, 5, 20, 14), "range"),
+    (SAT, "a couple of weeks ago", d(2023, 5, 6), d(2023, 5, 7), "day"),  # a couple is two
+    (WED, "a couple of days ago", d(2024, 3, 11), d(2024, 3, 12), "day"),
     (SAT, "recently", d(2023, 4, 20, 14), d(2023, 5, 20, 14), "range"),
     (SAT, "a while ago", d(2022, 5, 20, 14), d(2023, 5, 6, 14), "range"),
     (SAT, "over the past 3 days", d(2023, 5, 17, 14), d(2023, 5, 20, 14), "range"),
@@ -202,7 +214,7 @@ def test_large_text_is_scanned_whole():
 def test_resolve_all_reads_in_order():
     got = resolve_all("We moved to Denver two months ago and I started at Acme last Monday.", WED)
     assert [(t.text, t.start, t.granularity) for t in got] == [
-        ("two months ago", d(2024, 1, 1), "month"),
+        ("two months ago", d(2024, 1, 13), "day"),
         ("last Monday", d(2024, 3, 11), "day"),
     ]
     assert resolve_all("I love spicy food.", WED) == []
@@ -217,9 +229,11 @@ def test_dateparser_reads_what_the_rules_do_not():
 @pytest.mark.parametrize(("phrase", "start", "gran"), [
     ("in two weeks", datetime(2024, 4, 22, tzinfo=UTC), "day"),  # the day two weeks on
     ("in 3 days", datetime(2024, 4, 11, tzinfo=UTC), "day"),
-    ("in a month", datetime(2024, 5, 1, tzinfo=UTC), "month"),
+    ("in a month", datetime(2024, 5, 8, tzinfo=UTC), "day"),
+    ("a month from now", datetime(2024, 5, 8, tzinfo=UTC), "day"),
+    ("three weeks from today", datetime(2024, 4, 29, tzinfo=UTC), "day"),
     ("two weeks from now", datetime(2024, 4, 22, tzinfo=UTC), "day"),
-    ("in a year", datetime(2025, 1, 1, tzinfo=UTC), "year"),
+    ("in a year", datetime(2025, 4, 8, tzinfo=UTC), "day"),
 ])
 def test_times_ahead_resolve_forward(phrase, start, gran):
     got = resolve_time_expression(phrase, datetime(2024, 4, 8, 12, tzinfo=UTC))  # a Monday
