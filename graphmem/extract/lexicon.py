@@ -126,6 +126,12 @@ MENTAL_VERBS = frozenset("notice noticing feel feeling think thinking realize re
                           "wondering see seeing get getting worry worrying look looking "
                           "understand appreciate enjoy like love hate doubt question considering "
                           "having wanting needing trying".split())
+# Past verbs that report words, wishes or views, not a deed of the day ("my boss suggested on
+# Monday that …"; a call is a deed: "my mum called yesterday").
+NOT_A_DEED = frozenset("""asked suggested recommended mentioned wanted needed loved liked hated
+decided tried hoped expected seemed noticed worried insisted offered promised refused agreed
+reminded warned advised pointed complained claimed explained wondered used supposed planned
+believed assumed figured guessed preferred enjoyed""".split())
 PREPOSITIONS = frozenset("at from on in for with to by about during after before".split())
 COUNT_STOP = frozenset("this that so in last now since and but with already before for at on of "
                         "to total far during over the a my our".split())

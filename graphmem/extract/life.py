@@ -106,14 +106,17 @@ THIRD_PARTY = re.compile(
     # a parent named as people call them, without "my": "Dad's having his knee op on the 25th"
     r"(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
     r"(?:(?:" + AP + r"s|(?<=s)" + AP + r")\s+(?P<what>[a-z0-9][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?"
-    r"(?:\s+|(?=" + AP + r"s\s+having))"
+    r"(?:\s+|(?=" + AP + r"s\s+[a-z]+ing\b))"
     r"(?P<verb>is|was|will\s+be|has|had|got|gets|starts|started|retired|graduates|graduated|"
     r"turns|turned|moves|moved|arrives|arrived|passed\s+away|died|flies|flew|leaves|left|"
     r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited|is\s+having|" + AP +
-    r"s\s+having|had\s+(?:his|her|their))\b", re.IGNORECASE)
-_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+having|starts|gets|graduates|turns|moves|arrives|"
-                          r"flies|leaves|"
-                          r"comes)\b", re.IGNORECASE)
+    r"s\s+[a-z]+ing|had\s+(?:his|her|their)|"
+    # any other deed said in the past: "my son broke his arm", "my daughter lost her first tooth"
+    r"(?-i:[a-z]{2,}ed)|broke|lost|won|fell|took|went|began|bought|sold|ran|made|found|wrote|"
+    r"drove|gave|caught|hurt|met|became|bit|threw|sang|swam|spent|quit|split|rang|woke|hit|"
+    r"cut|shot|sent|built)\b", re.IGNORECASE)
+_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+[a-z]+ing|starts|gets|graduates|turns|moves|"
+                          r"arrives|flies|leaves|comes)\b", re.IGNORECASE)
 
 
 def _org_after(text: str, pos: int) -> tuple[str, int]:
@@ -454,6 +457,8 @@ def third_party(s: Sentence) -> list[FactCandidate]:
         if s.hedged(start) or dated is None:
             continue
         time, end = dated
+        if m.group("verb").lower() in L.NOT_A_DEED:
+            continue
         rel, name = m.group("rel").lower(), m.group("name")
         who = f"{rel} {name}" if name else rel
         said = display(text[start:end]).rstrip(".")

@@ -9,6 +9,7 @@ from . import lexicon as L
 from . import patterns as P
 from .text import (
     Sentence,
+    TimeHit,
     article,
     bounded,
     clean,
@@ -424,7 +425,8 @@ def age(s: Sentence) -> list[FactCandidate]:
 # "I had my wisdom teeth out last Tuesday", "we're flying to Oslo on the 3rd": something the user
 # did or will do on a day they name, when no other rule read the sentence's time.
 _DATED_CLAUSE = re.compile(
-    r"\b(?P<subj>I|we)(?P<aux>(?:" + P.AP + r"(?:m|re|ll|ve|d))?(?:\s+(?:just|finally|also|actually|"
+    r"\b(?P<subj>I|we|(?:my|our)\s+[a-z]+(?:\s+[a-z]+)?\s+and\s+I)"
+    r"(?P<aux>(?:" + P.AP + r"(?:m|re|ll|ve|d))?(?:\s+(?:just|finally|also|actually|"
     r"really|will|going\s+to|gonna|have|has))*)\s+(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _NOT_DONE = frozenset("""think thought guess suppose feel felt wonder wondered hope hoped wish
 wished know knew believe believed mean meant want wanted need needed can could would should might
@@ -437,38 +439,115 @@ _TRAILING_DEGREE = re.compile(r"\s+(?:about|around|roughly|exactly|almost|nearly
 _WILL = re.compile(r"\b(?:will|going\s+to|gonna)\b|" + P.AP + r"ll\b", re.IGNORECASE)
 _BE = re.compile(P.AP + r"(?:m|re)\b|\b(?:am|are)\b", re.IGNORECASE)
 _PERFECT = re.compile(P.AP + r"ve\b|\b(?:have|has)\b", re.IGNORECASE)
+# "my laptop died a week ago", "our anniversary dinner was the night before last", "my first
+# shift at the hospital is the day after tomorrow": a thing of the user's, on a day they name
+_THING_CLAUSE = re.compile(
+    r"\b(?P<subj>my|our|the)\s+(?P<noun>[a-z][\w-]*(?:\s+(?!(?:is|was|are|were|will)\b)[a-z][\w-]*){0,5}?)"
+    r"\s+(?P<verb>is|was|are|were|will\s+be|got|gets|(?-i:[a-z]{2,}ed)|broke|died|went|came|fell|"
+    r"took|began|arrived|ran|gave|left|lost|won|sold|blew|froze|crashed|burst|sank|shrank)\b",
+    re.IGNORECASE)
+_BE_WORD = re.compile(r"^(?:is|are|was|were|will\s+be)$", re.IGNORECASE)
+# In the subject noun phrase no clause of its own ("my brother when I was …", "my experience
+# at the festival I went to …"); an -ed word is a verb only before a particle, an object word,
+# the time or the clause's end ("my car crashed yesterday", not "my usual toast with scrambled
+# eggs"); a form of "be" only with the time right after it ("our dinner was the night before").
+_CLAUSE_IN_NOUN = re.compile(r"\b(?:I|we|you|he|she|they|when|since|while|because|that|which|"
+                             r"who|where|if|as|and|or|but)\b", re.IGNORECASE)
+_AFTER_ED = re.compile(r"\s*(?:$|[,.;:!?]|(?:in|out|up|down|off|on|away|over|to|at|into|with|for|"
+                       r"from|the|a|an|my|our|his|her|their|its|it|me|us|him|them|this|that|"
+                       r"again|badly|completely)\b)", re.IGNORECASE)
+_PAST_TIME = re.compile(r"\b(?:ago|back|last|yesterday|earlier|recently|lately|past|before|"
+                        r"other\s+day|this\s+morning)\b|\b(?:19|20)\d\d\b", re.IGNORECASE)
+_BE_GAP = ("", "on", "in", "at")  # "my birthday is on the 5th"
+_THING_FUTURE = re.compile(r"^(?:is|are|will\s+be|gets)$", re.IGNORECASE)
+_HAVING_WHAT = re.compile(r"\s+(?:a|an|our|my|the|some|people|friends|guests|family)\s+"
+                          r"(?!(?:hard|tough|rough|bad|difficult)\b|trouble|issues?\b|problems?\b)",
+                          re.IGNORECASE)
+_BE_ON_THE_MOVE = frozenset("off back away home out".split())  # "I'm off to Ireland next month"
+_HAVE_WHAT = frozenset("got a an the my our his her their some two three".split())
+_COPULA_END = re.compile(r"\s(?:is|was|are|were|will\s+be)$", re.IGNORECASE)
+
+
+def _clause_subject(s: Sentence, pattern: re.Pattern[str], t: TimeHit
+                    ) -> tuple[re.Match[str], bool] | None:
+    """The subject clause that the time `t` belongs to: the last one before it in its clause,
+    else one that the time opens ("A week ago I sold the van"); with whether it leads."""
+    text, subj = s.text, None
+    for m in pattern.finditer(text, 0, t[0] + 1):
+        if m.end() <= t[0] and s.clause_end(m.end()) >= t[0] - 1:
+            subj = m
+    if subj is not None:
+        return subj, False
+    rest = text[t[1]:]
+    subj = pattern.match(text, t[1] + len(rest) - len(rest.lstrip(" ,")))
+    return (subj, True) if subj is not None else None
 
 
 def dated_events(s: Sentence, found: list[FactCandidate]) -> list[FactCandidate]:
-    """What the user did or will do on a day named in the same clause, kept as a dated event when
-    no other rule read a time in the sentence (so the timeline and date questions have it)."""
+    """What the user did or will do on a day named in the same clause, or what happened to a
+    thing of theirs ("my laptop died a week ago"), kept as a dated event when no other rule
+    read a time in the sentence (so the timeline and date questions have it)."""
     if any(f.time_text for f in found):
         return []
-    text = s.text
     out: list[FactCandidate | None] = []
     for t in s.times():
-        subj = None
-        for m in _DATED_CLAUSE.finditer(text, 0, t[0] + 1):
-            if m.end() <= t[0] and s.clause_end(m.end()) >= t[0] - 1:
-                subj = m
-        if subj is None:
-            continue
-        verb, aux = subj.group("verb").lower(), subj.group("aux") or ""
-        if verb in _NOT_DONE or verb in L.MENTAL_VERBS or s.hedged(subj.start()) or (
-                verb.endswith("ing") and not _BE.search(aux)):
-            continue
-        value = clean(_TRAILING_DEGREE.sub("", P.WS.sub(" ", text[subj.start("verb"):t[0]])
-                                           .strip(" ,")), drop_possessive=False)
-        if len(value.split()) < 2 or vague(value):
-            continue
-        planned = bool(_WILL.search(aux) or (_BE.search(aux) and verb.endswith("ing")))
-        lead = "will " if _WILL.search(aux) else "is " if _BE.search(aux) else \
-            "has " if _PERFECT.search(aux) else ""
-        end = max(t[1], s.clause_end(subj.end()))
-        out.append(fact(s, "event", "did", f"User {lead}{display(text[subj.start('verb'):end])}.",
-                        subj.start(), end, value=value,
-                        modality="planned" if planned else "asserted", time=t, confidence=0.6))
+        f = _user_did(s, t) or _thing_happened(s, t)
+        if f:
+            out.append(f)
     return [f for f in out if f]
+
+
+def _user_did(s: Sentence, t: TimeHit) -> FactCandidate | None:
+    text, hit = s.text, _clause_subject(s, _DATED_CLAUSE, t)
+    if hit is None:
+        return None
+    subj, leading = hit
+    verb, aux = subj.group("verb").lower(), subj.group("aux") or ""
+    having = verb == "having" and _BE.search(aux) and _HAVING_WHAT.match(text, subj.end())
+    if verb in _NOT_DONE or (verb in L.MENTAL_VERBS and not having) or s.hedged(subj.start()) \
+            or (verb.endswith("ing") and not _BE.search(aux)) \
+            or (_BE.search(aux) and not verb.endswith("ing") and verb not in _BE_ON_THE_MOVE):
+        return None  # "I'm sure …", "I'm determined to …": a state, not a deed
+    stop = s.clause_end(subj.end()) if leading else t[0]
+    value = clean(_TRAILING_DEGREE.sub("", P.WS.sub(" ", text[subj.start("verb"):stop])
+                                       .strip(" ,")), drop_possessive=False)
+    if len(value.split()) < 2 or vague(value) or _COPULA_END.search(value):
+        return None  # "the conference I'm speaking at is in May": a clause inside a noun
+    # "I've got an interview on Friday", "I have a dentist appointment on Monday": ahead
+    booked = (verb in ("have", "has") or bool(_PERFECT.search(aux) and verb in _HAVE_WHAT)) \
+        and not _PAST_TIME.search(t[2])
+    planned = bool(_WILL.search(aux) or (_BE.search(aux) and verb.endswith("ing")) or booked)
+    lead = "will " if _WILL.search(aux) else "is " if _BE.search(aux) else \
+        "has " if _PERFECT.search(aux) else ""
+    end = s.clause_end(subj.end()) if leading else max(t[1], s.clause_end(subj.end()))
+    return fact(s, "event", "did", f"User {lead}{display(text[subj.start('verb'):end])}.",
+                subj.start(), end, value=value,
+                modality="planned" if planned else "asserted", time=t, confidence=0.6)
+
+
+def _thing_happened(s: Sentence, t: TimeHit) -> FactCandidate | None:
+    text, hit = s.text, _clause_subject(s, _THING_CLAUSE, t)
+    if hit is None:
+        return None
+    subj, leading = hit
+    noun, verb = subj.group("noun"), subj.group("verb").lower()
+    be = bool(_BE_WORD.match(verb))
+    if verb in L.NOT_A_DEED or s.hedged(subj.start()) or vague(noun) \
+            or _CLAUSE_IN_NOUN.search(noun) \
+            or (be and (leading or text[subj.end():t[0]].strip().lower() not in _BE_GAP)) \
+            or (subj.group("subj").lower() == "the" and not be) \
+            or (verb.endswith("ed") and not leading and subj.end() != t[0]
+                and not _AFTER_ED.match(text, subj.end())):
+        return None
+    end = s.clause_end(subj.end()) if leading else max(t[1], s.clause_end(subj.end()))
+    said = display(text[subj.start("noun"):end]).rstrip(".")
+    deed = text[subj.start("noun"):end if leading else t[0]]
+    return fact(s, "event", "did", f"User's {said}.", subj.start(), end,
+                value=clean(noun if be else _TRAILING_DEGREE.sub("", P.WS.sub(" ", deed)
+                                                                   .strip(" ,")),
+                            drop_possessive=False),
+                modality="planned" if _THING_FUTURE.match(verb) else "asserted", time=t,
+                confidence=0.55)
 
 
 # Meat eaten again ends a meat-free diet: "I'm eating meat again", "back on the bacon".

@@ -245,13 +245,22 @@ class Sentence:
 
     def time_for(self, s0: int, obj: int, end: int) -> TimeHit | None:
         """A time phrase inside the clause [s0, end], else one right before the subject."""
-        before = None
+        before = lead = None
         for t in self.times():
             if s0 <= t[0] and t[1] <= end:
                 return t
+            if t[0] >= end and _APPOSITIVE.fullmatch(self.text[end:t[0]]):
+                return t  # "we got our second cat, Mochi, a week ago"
             if t[1] <= s0 and not self.text[t[1]:s0].strip(" ,"):
                 before = t
-        return before
+            elif t[1] <= s0 and _OPENS.fullmatch(self.text[:t[0]]) \
+                    and self.text[t[1]:t[1] + 1] == ",":
+                lead = t  # "Three months ago, after a lot of thought, I left ..."
+        return before or lead
+
+
+_APPOSITIVE = re.compile(r",\s*(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?,\s*")
+_OPENS = re.compile(r"\s*(?:(?:so|and|but|well|anyway|actually|oh|ok|okay)[,\s]+)?", re.IGNORECASE)
 
 
 def article(noun: str) -> str:

@@ -1,0 +1,72 @@
+"""Dated events said in ways the first rules did not read: the time before the subject ("A
+week ago I …"), a thing of the user's as the subject ("my laptop died"), other people's deeds
+with any past verb ("my son broke his arm"), an appointment one has ("I've got an interview on
+Friday": ahead). Each case gives the day the event resolves to, as ingest resolves it (a
+planned event prefers the future)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from graphmem.extract.offline import OfflineExtractor
+from graphmem.temporal import resolve_time_expression
+
+X = OfflineExtractor()
+THU = datetime(2025, 6, 12, 15, tzinfo=UTC)  # a Thursday
+
+CASES = [
+    # the time leads
+    ("A week ago I finally handed in my thesis.", "did", "handed in my thesis", date(2025, 6, 5)),
+    ("Last Tuesday, we repainted the spare room.", "renovated", "spare room",
+     date(2025, 6, 10)),
+    ("In April I ran my first 10k.", "ran", "first 10k", date(2025, 4, 1)),
+    ("Two Sundays ago we drove up to the lakes.", "did", "drove up to the lakes",
+     date(2025, 6, 1)),
+    # a thing of the user's
+    ("My car broke down on the motorway yesterday.", "did", "car broke", date(2025, 6, 11)),
+    ("Our boiler packed in the night before last.", "did", "boiler packed", date(2025, 6, 10)),
+    ("My first day at the new place is the day after tomorrow.", "did", "first day at the new place",
+     date(2025, 6, 14)),
+    ("A couple of days ago my phone screen cracked.", "did", "phone screen cracked",
+     date(2025, 6, 10)),
+    # other people's deeds, any past verb
+    ("My niece passed her driving test on Monday!", "niece_event", "passed her driving test",
+     date(2025, 6, 9)),
+    ("My husband sprained his ankle three days ago.", "spouse_event", "sprained his ankle",
+     date(2025, 6, 9)),
+    ("Dad's flying in at the end of the month.", "father_event", "flying in", date(2025, 6, 21)),
+    # an appointment one has, on a bare weekday: the coming one
+    ("I have a dentist appointment on Monday.", "did", "dentist appointment",
+     date(2025, 6, 16)),
+    ("I've got my citizenship interview on Friday.", "did", "got my citizenship interview",
+     date(2025, 6, 13)),
+    # "having" guests or a party is a plan, not a state of mind
+    ("We're having friends over on Saturday.", "did", "having friends over", date(2025, 6, 14)),
+    # months and years back count from the day, as weeks do
+    ("I got my braces off four months ago.", "did", "got my braces off", date(2025, 2, 12)),
+]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value", "day"), CASES,
+                         ids=[c[0][:40] for c in CASES])
+def test_dated_event(text, predicate, value, day):
+    found = [f for f in X.extract(text, "user") if f.predicate == predicate and f.time_text]
+    assert found, [(f.predicate, f.value, f.time_text) for f in X.extract(text, "user")]
+    f = found[0]
+    assert value.lower() in (f.value or "").lower() + " " + f.text.lower()
+    prefer = "future" if f.modality == "planned" else "past"
+    when = resolve_time_expression(f.time_text, THU, prefer=prefer)
+    assert when.resolved and when.start.date() == day, (f.time_text, when)
+
+
+@pytest.mark.parametrize("text", [
+    "My son asked me yesterday whether we could get a dog.",  # words, not a deed
+    "If my flight is delayed on Friday I'll miss the wedding.",  # conditional
+    "The conference I'm speaking at is in three weeks.",  # no "did" of "speaking at is"
+    "We're having trouble with the landlord this week.",  # a state, not an event
+])
+def test_look_alikes_give_no_dated_deed(text):
+    bad = [f for f in X.extract(text, "user") if f.predicate in ("did", "son_event")]
+    assert not bad, [(f.predicate, f.value) for f in bad]
