@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
 
 from graphmem.cypher import query
 from graphmem.store._run import records as rows
@@ -18,6 +20,13 @@ from .config import Settings
 from .errors import Neo4jUnavailable, UnknownUser
 
 T = TypeVar("T")
+
+
+# The same index or constraint created by another process at the same moment: IF NOT EXISTS
+# checks before it creates, so two creators can both pass the check.
+_ALREADY_THERE = frozenset(("Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+                            "Neo.ClientError.Schema.IndexAlreadyExists",
+                            "Neo.ClientError.Schema.ConstraintAlreadyExists"))
 
 
 class Graph:
@@ -135,10 +144,23 @@ class Graph:
         with self.session() as s:
             return s.execute_write(lambda tx: rows(tx.run(text, params)))
 
-    def run_statement(self, statement: str) -> None:
-        """Run one schema statement (auto-commit, as schema changes require)."""
-        with self.session() as s:
-            s.run(statement).consume()
+    def run_statement(self, statement: str, params: dict[str, Any] | None = None, *,
+                      attempts: int = 6) -> None:
+        """Run one schema statement (auto-commit, as schema changes require). A transient
+        failure — two processes creating the same constraint on a fresh database deadlock on the
+        label's schema lock — is retried, as the driver retries managed transactions: every
+        schema statement is idempotent (IF NOT EXISTS / IF EXISTS)."""
+        for attempt in range(attempts):
+            try:
+                with self.session() as s:
+                    s.run(statement, params or {}).consume()
+                return
+            except Neo4jError as exc:
+                if exc.code in _ALREADY_THERE and "IF NOT EXISTS" in statement.upper():
+                    return  # another process created the same rule between check and create
+                if not exc.is_retryable() or attempt == attempts - 1:
+                    raise
+                time.sleep(0.2 * 2 ** attempt * (1 + random.random()))
 
     def server_version(self) -> str:
         from .store.admin import server_version

@@ -48,10 +48,9 @@ def server_filters_vectors(graph: Graph) -> bool:
 
 def _run_statements(graph: Graph, name: str, **params: Any) -> None:
     lines = [ln for ln in query(name).splitlines() if not ln.strip().startswith("//")]
-    with graph.session() as s:
-        for statement in "\n".join(lines).split(";"):
-            if statement.strip():
-                s.run(statement.strip(), params).consume()
+    for statement in "\n".join(lines).split(";"):
+        if statement.strip():
+            graph.run_statement(statement.strip(), params)
 
 
 def create_vector_indexes(graph: Graph, dimensions: int, *, user_filter: bool) -> None:

@@ -86,3 +86,26 @@ def test_neo4j_killed_mid_ingest_is_one_line_then_resumes(own_local, tmp_path):
     assert again.returncode == 0, err[-2000:]
     assert f"sessions_unchanged={stored}" in out and f"sessions={SESSIONS - stored}" in out, out
     assert _sessions(state.bolt_uri) == SESSIONS
+
+
+def test_processes_applying_the_schema_at_once_to_a_fresh_database_all_succeed(own_local):
+    """Two CLI processes (or a server and a CLI) starting on a new database each apply the
+    schema: creating the same constraint at once deadlocks on the label's schema lock, and
+    IF NOT EXISTS lets both creators pass the check. Each must still end with the schema applied."""
+    state = localneo4j.start(own_local)
+    env = {**os.environ, "NEO4J_URI": state.bolt_uri}
+    procs = [subprocess.Popen([sys.executable, "-m", "graphmem", "schema", "apply"], cwd=ROOT,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(3)]
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err[-2000:]
+        assert "Traceback" not in err
+    from graphmem.migrate import schema_status
+    from graphmem.schema import migrations
+
+    with Graph.open(state.bolt_uri, None, None) as g:
+        st = schema_status(g)
+    assert [v["version"] for v in st["versions"]] == [m.version for m in migrations()]
+    assert all(i["state"] == "ONLINE" for i in st["indexes"])
+    assert len({c["name"] for c in st["constraints"]}) >= 7
