@@ -313,6 +313,48 @@ def companion_slots(slots: list[str]) -> list[str]:
     return list(out)
 
 
+def touches_favorites(slots: list[str]) -> bool:
+    """Whether deciding these slots needs the favourites beside them: a stance on a value
+    ("I can't stand sushi anymore") can end the favourite that value was."""
+    return any("|stance|" in s or "|favorite_" in s for s in slots)
+
+
+def value_companions(slots: list[str], favorites: list[dict[str, Any]]) -> list[str]:
+    """The slots plus every favourite slot (`favorites`: slot and value rows) and the stance
+    slot of each favourite's value, so a favourite and a later dislike of it are decided together
+    whichever of the two arrives first."""
+    out = dict.fromkeys(slots)
+    for row in favorites:
+        out[row["slot"]] = None
+        if row["value"]:
+            subject = row["slot"].split("|", 1)[0]
+            out[f"{subject}|stance|{normalise_name(row['value'])}"] = None
+    return list(out)
+
+
+def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
+    """A favourite ends when its value is disliked later: "sushi is my favourite food" (January),
+    then "I can't stand sushi anymore" (June) — the favourite is superseded in June, the dislike
+    being the newer fact. A favourite said again after the dislike holds from then on."""
+    decided = {d.id: d for d in total.facts}
+    for slot, facts in by_slot.items():
+        subject, _, predicate = slot.partition("|")
+        if not predicate.startswith("favorite_"):
+            continue
+        for fav in facts:
+            d = decided.get(fav.id)
+            if d is None or fav.modality != "asserted" or not fav.value or d.status == "invalid":
+                continue
+            against = [f for f in by_slot.get(f"{subject}|stance|{normalise_name(fav.value)}", [])
+                       if f.state() == "-" and not f.retraction and f.effective > d.valid_from
+                       and decided.get(f.id) is not None and decided[f.id].status != "invalid"]
+            first = min(against, key=lambda f: f.effective, default=None)
+            if first is None or (d.valid_until is not None and d.valid_until <= first.effective):
+                continue
+            d.status, d.valid_until = "superseded", first.effective
+            total.links.append(Link(first.id, fav.id, "SUPERSEDES", first.effective))
+
+
 def _is_student(fact: SlotFact) -> bool:
     words = normalise_name(fact.value or "").split()
     return bool(words) and words[-1] in STUDENT_HEADS
@@ -337,6 +379,7 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             d = decide_plan_slot(chain) if "|plan|" in slot else decide_slot(chain)
             total.facts += d.facts
             total.links += d.links
+    _end_disliked_favorites(by_slot, total)
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():
@@ -374,8 +417,10 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""
     by_slot: dict[str, list[SlotFact]] = {}
-    for row in store.slot_facts(tx, user_id, companion_slots(slots),
-                                anchors=sorted(set(TIED_TO.values()))):
+    wanted = companion_slots(slots)
+    if touches_favorites(wanted):
+        wanted = value_companions(wanted, store.favorite_slots(tx, user_id))
+    for row in store.slot_facts(tx, user_id, wanted, anchors=sorted(set(TIED_TO.values()))):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     total = decide_slots(by_slot)
     store.apply_decisions(tx, user_id, decided_by, [vars(f) for f in total.facts])

@@ -6,7 +6,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from .currency import TIED_TO, FactDecision, companion_slots, decide_slots, slot_fact_from_row
+from .currency import (
+    TIED_TO,
+    FactDecision,
+    companion_slots,
+    decide_slots,
+    slot_fact_from_row,
+    touches_favorites,
+    value_companions,
+)
 from .db import Graph
 from .store import currency as store
 
@@ -31,7 +39,10 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     if not wanted:
         return {}
     by_slot: dict[str, list] = {}
-    for row in store.slot_facts_known_at(graph, user_id, companion_slots(wanted),
+    slots = companion_slots(wanted)
+    if touches_favorites(slots):
+        slots = value_companions(slots, store.favorite_slots_known_at(graph, user_id, known_at))
+    for row in store.slot_facts_known_at(graph, user_id, slots,
                                          sorted(set(TIED_TO.values())), known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     return {d.id: d for d in decide_slots(by_slot).facts}

@@ -26,6 +26,17 @@ def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], anchors: l
                       known_at=known_at)
 
 
+def favorite_slots(tx: Any, user_id: str) -> list[dict[str, Any]]:
+    """The user's favourite slots (of any subject) with each value stated for them."""
+    return rows(tx, "currency_favorite_slots", user_id=user_id, prefix="", known_at=None)
+
+
+def favorite_slots_known_at(graph: Graph, user_id: str,
+                            known_at: datetime) -> list[dict[str, Any]]:
+    """The favourite slots and values mentioned by `known_at` (a question date)."""
+    return graph.read("currency_favorite_slots", user_id=user_id, prefix="", known_at=known_at)
+
+
 def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:
     run(tx, "currency_apply", user_id=user_id, decided_by=decided_by, facts=facts)
 

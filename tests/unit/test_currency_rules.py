@@ -10,6 +10,7 @@ from graphmem.currency import (
     is_retraction,
     plan_key,
     slot_key,
+    value_companions,
 )
 
 
@@ -261,3 +262,36 @@ def test_studying_and_a_job_do_not_end_each_other():
     assert f["j"].status == "superseded" and f["j"].valid_until == dt(5)
     assert f["s"].status == "superseded" and f["s"].valid_until == dt(6)
     assert f["n"].status == "active" and f["p"].status == "active"
+
+
+def test_a_favourite_ends_when_its_value_is_disliked_later():
+    fav = SlotFact("f", "favorite_food", "Sushi", "asserted", dt(1, 10))
+    hate = SlotFact("h", "dislikes", "sushi", "asserted", dt(6, 2))
+    earlier = SlotFact("e", "dislikes", "sushi", "asserted", dt(1, 1))  # before: ends nothing
+    for order in itertools.permutations([fav, hate, earlier]):
+        by_slot: dict = {}
+        for f in order:
+            by_slot.setdefault("user|favorite_food" if f.id == "f" else "user|stance|sushi",
+                               []).append(f)
+        d = decide_slots(by_slot)
+        got = by_id(d)
+        assert got["f"].status == "superseded" and got["f"].valid_until == dt(6, 2)
+        assert [(x.source, x.target) for x in d.links if x.target == "f"] == [("h", "f")]
+    # said again after the dislike, the favourite holds from then on
+    again = SlotFact("g", "favorite_food", "sushi", "asserted", dt(9, 1))
+    got = by_id(decide_slots({"user|favorite_food": [fav, again], "user|stance|sushi": [hate]}))
+    assert got["g"].status == "active" and got["f"].status == "superseded"
+    # a liking is no reason to end it; another value's dislike neither
+    like = SlotFact("l", "likes", "sushi", "asserted", dt(6, 2))
+    other = SlotFact("o", "dislikes", "ramen", "asserted", dt(6, 2))
+    got = by_id(decide_slots({"user|favorite_food": [fav], "user|stance|sushi": [like],
+                              "user|stance|ramen": [other]}))
+    assert got["f"].status == "active"
+
+
+def test_value_companions_bring_each_favourite_and_its_stance():
+    favs = [{"slot": "user|favorite_food", "value": "Sushi"},
+            {"slot": "sam|favorite_band", "value": "Muse"}]
+    assert value_companions(["user|stance|ramen"], favs) == [
+        "user|stance|ramen", "user|favorite_food", "user|stance|sushi", "sam|favorite_band",
+        "sam|stance|muse"]
