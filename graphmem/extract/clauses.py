@@ -194,7 +194,18 @@ def work_as(s: Sentence, m: re.Match[str], verb: str, pred: str,
     roles = [user_role(), RoleRef("object", value, "other")]
     f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,
              modality=modality, roles=roles, time=time)
-    return [f] if f else []
+    out = [f]
+    # "I work as a postman for Royal Mail": the employer, said after the role
+    at = re.compile(r"\s+(?:at|for|with)\s+").match(s.text, os + s.text[os:].find(value)
+                                                     + len(value)) if value in s.text[os:] else None
+    if at and modality == "asserted" and value.split()[-1].lower() in L.OCCUPATIONS:
+        org, oend, conf = organisation(s.text, at.end())
+        if org:
+            out.append(fact(s, "event" if past else "attribute", "worked_at" if past else
+                            "works_at", f"User {'worked' if past else 'works'} at {org}.",
+                            m.start(), oend, value=org, confidence=conf, roles=[
+                                user_role(), RoleRef("employer", org, "organization")]))
+    return [g for g in out if g]
 
 
 def study(s: Sentence, m: re.Match[str], verb: str, pred: str,

@@ -36,7 +36,8 @@ GAINED = re.compile(
     r"ended\s+up\s+(?:buying|getting|adopting))\s+"
     r"(?P<num>another|" + _NUM + r")(?P<more>\s+more)?\s+" + _NOUN + r"\b", re.IGNORECASE)
 LOST = re.compile(
-    _SUBJ + r"\s+(?P<verb>sold|gave\s+away|gave|lost|rehomed|donated|got\s+rid\s+of|traded\s+in)\s+"
+    _SUBJ + r"\s+(?P<verb>sold|gave\s+away|gave|lost|rehomed|donated|got\s+rid\s+of|traded\s+in|"
+    r"(?<=\bhad\s)to\s+(?:rehome|sell|give\s+away|give\s+up))\s+"  # "had to rehome": done
     r"(?:another\s+)?(?P<num>" + _NUM + r"|a|an)\s+(?P<of>of\s+(?:my|our|the)\s+)?" + _NOUN +
     r"\b", re.IGNORECASE)
 # "So one fewer hen now", "that's two more bikes now": a change said without a verb.
@@ -61,6 +62,10 @@ DIED = re.compile(
     r"\b(?P<num>" + _NUM + r")\s+of\s+(?:my|our|the)\s+" + _NOUN + r"\s+(?:has\s+|have\s+)?"
     r"(?:just\s+|sadly\s+)?(?:died|passed\s+away|passed|ran\s+away|went\s+missing|got\s+out)\b",
     re.IGNORECASE)
+# "so we're down to two now": the count as it stands, its noun said in the sentence before
+UP_DOWN_BARE = re.compile(
+    _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?:up|down)\s+to\s+"
+    r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")(?=\s*(?:now\b|[.,;!]|$))", re.IGNORECASE)
 _NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so".split())
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
@@ -96,10 +101,13 @@ def prefilter(text: str) -> bool:
     """Counts said without a first-person word: "Baby number four arrived", "Picked up two more
     fish today", "so that's three kids now"."""
     return bool(BABY_NUMBER.search(text) or GAINED.search(text) or NOW_COUNT.search(text)
-                or CHANGED_NOW.search(text) or ORDINAL_GOT.search(text))
+                or CHANGED_NOW.search(text) or ORDINAL_GOT.search(text) or NOW_BARE.search(text))
 
 
-def counts(s: Sentence) -> list[FactCandidate]:
+def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
+    """Counts said in `s`; a bare count ("that's four now", "we're down to two now") takes its
+    noun from the last count said before it, in this sentence or in `before` (the turn's words
+    before the piece)."""
     text = s.text
     out: list[FactCandidate | None] = []
     for m in ORDINAL_GOT.finditer(text):
@@ -181,15 +189,22 @@ def counts(s: Sentence) -> list[FactCandidate]:
             out.append(_count_fact(s, m, pred, f"-{n}",
                                    f"User has {n} {m.group('noun')} fewer."))
     counted = [f for f in out if f and f.predicate.startswith(("owns_count:", "count:"))]
-    for m in NOW_BARE.finditer(text):
+    earlier = None
+    for m in (*NOW_BARE.finditer(text), *UP_DOWN_BARE.finditer(text)):
         n = number(m.group("num"))
-        before = [f for f in counted if text.find(f.support) < m.start()]
-        if before and n and not s.hedged(m.start()):  # the last count said before it
-            last = before[-1]
+        said = [f for f in counted if text.find(f.support) < m.start()]
+        if not said and before.strip():  # the count said in the sentence before
+            if earlier is None:
+                earlier = [f for f in counts(Sentence(before)) if f.predicate.startswith(
+                    ("owns_count:", "count:"))]
+            said = earlier
+        if said and n and not s.hedged(m.start()):  # the last count said before it
+            last = said[-1]
+            here = text.find(last.support)  # -1: said in the sentence before
             out.append(fact(s, "possession" if last.predicate.startswith("owns") else "attribute",
                             last.predicate, f"User now has {n} ({last.predicate.split(':')[1]}).",
-                            text.find(last.support), m.end(), value=str(n), confidence=0.75,
-                            roles=list(last.roles)))
+                            here if here >= 0 else m.start(), m.end(), value=str(n),
+                            confidence=0.75 if here >= 0 else 0.7, roles=list(last.roles)))
     return [f for f in out if f]
 
 

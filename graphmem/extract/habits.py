@@ -41,6 +41,17 @@ ON_APP = re.compile(
     r"\b(?:I|we)(?:" + AP + r"m|" + AP + r"re|\s+am|\s+are)\s+(?:always\s+|constantly\s+)?on\s+"
     r"(?P<app>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+(?:constantly|all\s+the\s+time|24/7|"
     r"nonstop|non-stop|way\s+too\s+much|too\s+much|every\s+(?:day|night)|daily|all\s+day)\b")
+# "I use TikTok way too much": an app used all the time, said with "use"
+USE_APP = re.compile(
+    r"\b(?:I|[Ww]e)\s+(?:(?:still|honestly|probably|definitely|really)\s+)?use\s+"
+    r"(?P<app>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+(?:way\s+too\s+much|too\s+much|constantly|"
+    r"all\s+the\s+time|24/7|nonstop|non-stop|every\s+(?:day|night)|daily|all\s+day|a\s+lot)\b")
+# "I deleted TikTok off my phone", "I've uninstalled Instagram": an app no longer used
+APP_GONE = re.compile(
+    r"\b(?:I|[Ww]e)(?:" + AP + r"ve|\s+have)?\s+(?:just\s+|finally\s+|actually\s+)?(?:deleted|"
+    r"uninstalled|removed|got\s+rid\s+of)\s+(?P<app>[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)"
+    r"(?!" + AP + r"s)(?=\s+(?:off|from)\s+(?:my|our)\s+(?:phone|laptop|ipad|tablet|computer)\b|"
+    r"\s+(?:for\s+good|completely|entirely)\b|\s*(?:[,.;!]|$))")
 NO_MORE = re.compile(
     r"\b(?P<subj>I|we)\s+(?:(?:don" + AP + r"t|do\s+not|no\s+longer|never)\s+)(?:really\s+|"
     r"even\s+)?(?P<verb>" + _VERB_ALT + r")\b|\b(?P<subj2>I|we)(?:" + AP + r"m|" + AP +
@@ -289,12 +300,15 @@ def advised(s: Sentence) -> list[FactCandidate]:
 def app_use(s: Sentence) -> list[FactCandidate]:
     """An app used all the time: "I'm on TikTok constantly"."""
     out: list[FactCandidate | None] = []
-    for m in ON_APP.finditer(s.text):
+    for m in (*ON_APP.finditer(s.text), *USE_APP.finditer(s.text), *APP_GONE.finditer(s.text)):
         app = clean(m.group("app"))
         if s.hedged(m.start()) or vague(app) or app.lower() in L.GENERIC_ORGS:
             continue
-        out.append(fact(s, "routine", "uses", f"User uses {app} all the time.", m.start(),
-                        m.end(), value=app, confidence=0.7,
+        gone = m.re is APP_GONE
+        out.append(fact(s, "routine", "uses", f"User no longer uses {app}." if gone else
+                        f"User uses {app} all the time.", m.start(), m.end(), value=app,
+                        modality="negated" if gone else "asserted", confidence=0.7,
+                        time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
                         roles=[user_role(), RoleRef("object", app, "product")]))
     return [f for f in out if f]
 

@@ -83,6 +83,7 @@ hairdresser stylist barber cleaner janitor caregiver midwife optometrist radiolo
 veterinary homemaker housewife blogger vlogger youtuber streamer influencer illustrator
 animator strategist marketer recruiter specialist coordinator supervisor planner investor
 undergrad undergraduate freshman sophomore junior senior postdoc candidate scholar lead
+postman postwoman courier carer surveyor solicitor builder welder roofer painter decorator gardener
 """.split())
 
 # Objects that make a preference statement about the conversation, not the user.

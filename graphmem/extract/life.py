@@ -106,8 +106,9 @@ THIRD_PARTY = re.compile(
     # a parent named as people call them, without "my": "Dad's having his knee op on the 25th"
     r"(?P<rel>" + _REL_ALT + r")(?:\s+(?P<name>[A-Z][a-z]+))?"
     r"(?:(?:" + AP + r"s|(?<=s)" + AP + r")\s+(?P<what>[a-z0-9][\w-]*(?:\s+[a-z][\w-]*){0,2}?))?"
-    r"(?:\s+|(?=" + AP + r"s\s+[a-z]+ing\b))"
-    r"(?P<verb>is|was|will\s+be|has|had|got|gets|starts|started|retired|graduates|graduated|"
+    r"(?:\s+|(?=" + AP + r"s\s+(?:[a-z]+ing|got)\b))"
+    r"(?P<verb>is|was|will\s+be|has|had|got|gets|" + AP + r"s\s+got|starts|started|retired|"
+    r"graduates|graduated|"
     r"turns|turned|moves|moved|arrives|arrived|passed\s+away|died|flies|flew|leaves|left|"
     r"comes|came|is\s+getting|was\s+born|is\s+visiting|visited|is\s+having|" + AP +
     r"s\s+[a-z]+ing|had\s+(?:his|her|their)|"
@@ -115,7 +116,7 @@ THIRD_PARTY = re.compile(
     r"(?-i:[a-z]{2,}ed)|broke|lost|won|fell|took|went|began|bought|sold|ran|made|found|wrote|"
     r"drove|gave|caught|hurt|met|became|bit|threw|sang|swam|spent|quit|split|rang|woke|hit|"
     r"cut|shot|sent|built)\b", re.IGNORECASE)
-_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+[a-z]+ing|starts|gets|graduates|turns|moves|"
+_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+(?:[a-z]+ing|got)|starts|gets|graduates|turns|moves|"
                           r"arrives|flies|leaves|comes)\b", re.IGNORECASE)
 
 
@@ -484,6 +485,11 @@ NAMED_EVENT = re.compile(
     r"(?:her|his|their)\s+baby|is\s+getting\s+married|got\s+married|got\s+engaged|is\s+due|"
     r"gave\s+birth|passed\s+away|graduates|graduated|is\s+having\s+(?:her|his|their)\s+[a-z]+)\b)",
     re.IGNORECASE)
+# "has been moved to the 10th of May", "got pushed back to June": the new day is ahead
+_RESCHEDULED = re.compile(
+    r"\b(?:(?:has|have|had)\s+been|got|was|were|is\s+being|(?:has|have)\s+(?:now\s+)?)\s*"
+    r"(?:moved|postponed|pushed(?:\s+back)?|put\s+back|rescheduled|changed|brought\s+forward|"
+    r"shifted|delayed)\s+(?:again\s+)?(?:to|till|until|for)\b", re.IGNORECASE)
 _NOT_A_NAME = frozenset("""the this that it we i my our so but and just today yesterday tomorrow
 monday tuesday wednesday thursday friday saturday sunday january february march april may june
 july august september october november december there here everyone someone nobody anyway
@@ -504,9 +510,10 @@ def named_events(s: Sentence) -> list[FactCandidate]:
         said = display(text[m.start():end]).rstrip(".")
         verb = (m.group("verb") or "").lower()
         planned = verb.startswith(("is ", "graduates")) or bool(
-            m.group("what") and re.search(r"\b(?:is|will|'s\s+going)\b", text[m.end():end]))
+            m.group("what") and (re.search(r"\b(?:is|will|'s\s+going)\b", text[m.end():end])
+                                 or _RESCHEDULED.search(text, m.end(), end)))
         f = fact(s, "event", "person_event", f"{said}.", m.start(), end,
-                 value=text[m.end("name"):end].lstrip("'’s ").strip() or None,
+                 value=re.sub(r"^['’]s\s+", "", text[m.end("name"):end].strip()) or None,
                  modality="planned" if planned else "asserted", subject=name, confidence=0.65,
                  roles=[RoleRef("subject", name, "person")], time=time)
         if f:

@@ -47,7 +47,8 @@ RULES: list[tuple[Gate, Rule]] = [
     (lambda t, low, _s: habits.FREQUENCY.search(t) or habits.HABIT_ADVERB.search(t)
      or " been " in low, lambda s, _b, _o: habits.routines(s)),
     (_words("used to"), lambda s, _b, _o: habits.used_to(s)),
-    (_words(" on "), lambda s, _b, _o: habits.app_use(s)),
+    (_words(" on ", " use ", "deleted", "uninstalled", "removed", "got rid of"),
+     lambda s, _b, _o: habits.app_use(s)),
     (_words(" me to ", " us to ", " on ", "window", "stopped", "wayside", " over"),
      lambda s, _b, _o: habits.advised(s)),
     (lambda t, _low, _s: habits.CHANGE_CUE.search(t), lambda s, _b, _o: habits.no_more(s)),
@@ -70,7 +71,7 @@ RULES: list[tuple[Gate, Rule]] = [
      lambda s, _b, _o: life.named_events(s)),
     (_words("more", "fewer", "less", " to ", "another", "sold", "lost", "gave away", "th ",
             "second", "third", " now", "died", "passed", "ran away", "missing", " got out",
-            "ended up", "number"), lambda s, _b, _o: counting.counts(s)),
+            "ended up", "number"), lambda s, before, _o: counting.counts(s, before)),
     (_words(" for me"), lambda s, _b, _o: shapes.not_for_me(s)),
     (_words("favo"), lambda s, _b, _o: shapes.favorites(s)),
     (_words("my ", "our "), lambda s, _b, _o: shapes.relations(s) + shapes.ordinals(s)),

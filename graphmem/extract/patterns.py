@@ -8,9 +8,9 @@ from .lexicon import NUMBER_WORDS, ORDINAL_WORDS, PETS, REL_MODIFIERS, RELATIONS
 
 TRAILING_DROP = re.compile(
     r"(?:\s+(?:too|as\s+well|anymore|any\s+more|a\s+lot|so\s+much|very\s+much|now|though|"
-    r"lately|these\s+days|every\s+day|again|either|also|here|there|right\s+now|already|"
-    r"myself|ourselves|though|haha|lol|honestly|personally|actually|really|and|or|but|of|"
-    r"with|for|at|in|on|to|from|by|the|a|an|my|our))+$", re.IGNORECASE)
+    r"lately|these\s+days|every\s+day|again|either|also|here|there|right\s+now|already|soon|"
+    r"myself|ourselves|though|haha|lol|lmao|tbh|imo|ngl|tho|atm|honestly|personally|actually|"
+    r"really|and|or|but|of|with|for|at|in|on|to|from|by|the|a|an|my|our))+$", re.IGNORECASE)
 # --- regular expressions ----------------------------------------------------------------------
 
 AP = r"['’]"
@@ -87,6 +87,7 @@ FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next|this\s+coming|later|soon|u
 
 _AUX_WORDS = (
     "am|are|was|were|have|has|had|do|did|does|been|just|also|really|actually|recently|finally|"
+    "completely|entirely|fully|properly|utterly|so|"
     "still|usually|always|often|sometimes|now|already|totally|absolutely|definitely|honestly|"
     "truly|even|currently|officially|originally|mostly|generally|basically|literally|"
     "personally|only|first|then|eventually|kinda|kind\\s+of|sort\\s+of|pretty\\s+much|"
@@ -141,7 +142,11 @@ PLAN_OFF = re.compile(
 PLAN_STOP = re.compile(
     r"(?:be(?!\s+(?:in|at|visiting|traveling|travelling|moving|going|starting|attending|flying|"
     r"heading|staying|running|hosting|celebrating|taking|getting|joining|spending|working\s+at|"
-    r"working\s+for|studying|leaving|on\s+vacation))|do|"
+    r"working\s+for|studying|leaving|on\s+vacation))|"
+    # "do a road trip around Scotland", "do the Paris marathon" is a plan; "do it", "do some
+    # research" are not
+    r"do(?!\s+(?:a|an|the|our|my)\s+(?:[\w-]+\s+){0,2}(?:trip|tour|holiday|vacation|marathon|"
+    r"half|hike|trek|ride|race|triathlon|10k|5k|cruise|course|retreat|residency|ultra)\b)|"
     r"try(?=\s+(?:it|that|this|them|those|these|again|harder|my\s+best|something|one)\b|\s*$)|"
     r"let|keep|check|think|see|look|give|need|have|get\s+back|make\s+sure|"
     r"go\s+ahead|remember|consider|use|say|ask|tell|help|bear|note|take\s+(?:a\s+look|"
@@ -178,7 +183,8 @@ HAVE_NAMED = re.compile(
 NAME = re.compile(_NAME)
 FAVORITE = re.compile(
     r"\b(?P<pos>my|our)\s+(?:(?:all[\s-]time|absolute|new|current|very|personal|number\s+one|"
-    r"top|favou?rite)\s+)*favou?rite\s+(?P<cat>(?:[a-z][a-z'’-]*\s+){0,3}?[a-z][a-z'’-]*)\s+"
+    r"top|favou?rite)\s+)*favou?rite\s+(?P<cat>(?:(?!(?:since|when|because|i|that|who|which|"
+    r"until|ever)\b)[a-z][a-z'’-]*\s+){0,3}?[a-z][a-z'’-]*)\s+"
     r"(?P<verb>is|are|was|used\s+to\s+be|would\s+be|has\s+to\s+be|has\s+always\s+been|"
     r"right\s+now\s+is|"
     r"at\s+the\s+moment\s+is|these\s+days\s+is|'s|’s)(?:\s+(?:now|still|definitely|probably|"
@@ -192,6 +198,36 @@ FAVORITE_REV = re.compile(
     r"still|again|too|by|ever|of|in|because|and|but|so|to)\b)[a-z]+)?))?"
     r"(?=\s*(?:[,.!;]|$|\s+(?:by|of|in|because|and|but|so|ever|right|these|at|to|now|lately|"
     r"still|again|too)\b))",
+    re.IGNORECASE)
+# "I could eat sushi every day, it's my favourite food", "Murakami — he's my favourite author":
+# the favourite named by a pronoun right after the thing it stands for.
+FAVORITE_PRONOUN = re.compile(
+    r"(?:[,;:]\s*|\s[-–—]\s*|\s(?:and|so)\s+)(?P<pro>it|that|he|she|they)(?:" + AP +
+    r"s|" + AP + r"re|\s+is|\s+are)\s+(?:(?:definitely|honestly|easily|probably|still|now|"
+    r"officially|basically|literally|actually|hands\s+down|by\s+far)\s+)*(?:my|our)\s+"
+    r"(?:(?:all[\s-]time|absolute|new|current|very|personal|number\s+one|top)\s+)*favou?rite\s+"
+    r"(?P<cat>[a-z]+(?:\s+(?!(?:by|of|in|ever|now|and|but|so|too|at|for|on|these|this|that|"
+    r"right|lately|since|though|tbh|honestly|atm)\b)[a-z]+)?)"
+    r"\b(?![-'’])", re.IGNORECASE)
+# What such a pronoun stands for: what the user loves, eats, reads, watches … in the clause before
+# ("I could eat sushi every single day"), or the sentence's subject ("Pizza is great").
+FAVORITE_ANTECEDENT = re.compile(
+    r"(?:\b(?:I|we)(?:" + AP + r"(?:ve|m|d)\b)?(?:\s+(?:really|just|absolutely|honestly|totally|"
+    r"could|would|can|have|been|am|still|always|never\s+stop))*\s+|^(?:(?:been|just|still|"
+    r"currently)\s+)+)"  # "Been rereading a lot of Le Guin": no subject said
+    r"(?:love|loved|adore|adored|eat|ate|eating|watch|watched|watching|read|reading|reread|"
+    r"rereading|re-reading|rewatching|re-watching|listen\s+to|"
+    r"listened\s+to|listening\s+to|play|played|playing|drink|drinking|cook|cooking|rewatched|"
+    r"discovered|tried|got\s+into|getting\s+into|obsessed\s+with|hooked\s+on)\s+"
+    r"(?:(?:a\s+lot\s+of|lots\s+of|loads\s+of|tons\s+of|plenty\s+of|so\s+much|some|the|this|"
+    r"that|all\s+the)\s+)?(?P<np>\S)"
+    r"|^(?P<subj>(?-i:[A-Z])[\w'’-]*(?:\s+(?!(?:is|was|are|were)\b)[\w'’-]+){0,3}?)\s+"
+    r"(?:is|was|are)\s+(?:so\s+|really\s+|just\s+)?(?:great|amazing|the\s+best|incredible|"
+    r"awesome|brilliant|fantastic|unreal|so\s+good|good)\b", re.IGNORECASE)
+# Words that end the antecedent's phrase: how often, how much, since when.
+FAVORITE_NP_END = re.compile(
+    r"\s+(?:every|most|each|all|honestly|lately|recently|again|non-?stop|constantly|so|a\s+lot|daily|"
+    r"weekly|at\s+least|right|these|this|last|twice|three|once|for|on|at|with|because)\b",
     re.IGNORECASE)
 # A sentence that narrates a stretch of the past: "I spent 4 years in that agency, where …".
 NARRATED_PAST = re.compile(
@@ -226,7 +262,10 @@ STATUS = re.compile(
     # becoming it: "I went vegetarian last year", "we've decided to stay vegan"
     r"(?:\s+(?:just|finally|recently|officially))?(?:\s+went|\s+have\s+gone|" + AP + r"ve\s+gone|"
     r"\s+became|\s+have\s+become|" + AP + r"ve\s+become|\s+turned|(?:" + AP + r"ve|\s+have)?"
-    r"\s+decided\s+to\s+(?:just\s+)?(?:go|stay|be)))(?P<neg>\s+not)?"
+    r"\s+decided\s+to\s+(?:just\s+)?(?:go|stay|be))"
+    # "I finally retired in June": the verb is the status
+    r"|(?:\s+(?:just|finally|recently|officially))?(?=\s+retired\b(?!\s+(?:the|my|our|a|an|it|"
+    r"him|her|them|his|their)\b)))(?P<neg>\s+not)?"
     r"(?:\s+(?:also|actually|now|still|strictly|mostly|fully|officially|finally|happily|"
     r"recently|newly|just|a|an))*\s+(?P<attr>vegan|vegetarian|pescatarian|omnivore|flexitarian|"
     r"meat[\s-]eater|lactose[\s-]intolerant|"

@@ -188,6 +188,8 @@ def favorites(s: Sentence) -> list[FactCandidate]:
             m.start(), ve, value=value,
             roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))]))
     if not out:
+        out.extend(_favorite_by_pronoun(s))
+    if not out:
         for m in P.FAVORITE_REV.finditer(text):
             if s.hedged(m.start()):
                 continue
@@ -208,6 +210,45 @@ def favorites(s: Sentence) -> list[FactCandidate]:
                 start, m.end(), value=value,
                 roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))]))
     return [f for f in out if f]
+
+
+_NOT_A_FAVORITE = frozenset("""there here out home back in up together alone again lunch dinner
+breakfast brunch something anything everything nothing""".split())
+
+
+def _favorite_by_pronoun(s: Sentence) -> list[FactCandidate | None]:
+    """"I could eat sushi every single day, it's my favourite food": the pronoun's thing, said in
+    the clause just before it (what the user loves, eats, reads …, or the sentence's subject);
+    "he"/"she" only for a name, and nothing when the clause before names none."""
+    text = s.text
+    out: list[FactCandidate | None] = []
+    for m in P.FAVORITE_PRONOUN.finditer(text):
+        if s.hedged(m.start("pro")):
+            continue
+        ante = None
+        for a in P.FAVORITE_ANTECEDENT.finditer(text, 0, m.start()):
+            ante = a
+        if ante is None:
+            continue
+        if ante.group("np"):
+            vs = ante.start("np")
+            ve = min(bounded(text, vs, 5), m.start())
+        else:
+            vs, ve = ante.span("subj")
+        cut = P.FAVORITE_NP_END.search(text, vs, ve)
+        value = clean(text[vs:cut.start() if cut else ve], drop_possessive=False)
+        if (not value or vague(value) or P.PRONOUN_START.match(value)
+                or value.split()[0].lower() in _NOT_A_FAVORITE
+                or re.search(r"\b(?:I|we|my|our|you|your)\b", value, re.I)):
+            continue
+        if m.group("pro").lower() in ("he", "she") and not value[0].isupper():
+            continue  # "he" stands for a person, named
+        cat = P.FAV_CAT_DROP.sub("", norm(m.group("cat")))
+        out.append(fact(
+            s, "preference", f"favorite_{slug(cat)}", f"User's favorite {cat} is {display(value)}.",
+            vs, m.end(), value=value,
+            roles=[user_role(), RoleRef("object", value, L.FAV_TYPES.get(cat, "other"))]))
+    return out
 
 
 def relations(s: Sentence) -> list[FactCandidate]:
@@ -301,10 +342,24 @@ def status(s: Sentence) -> list[FactCandidate]:
             continue
         pred = L.STATUS_PRED.get(attr, "marital_status")
         kind = "relationship" if pred == "marital_status" else "attribute"
+        time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
         out.append(fact(s, kind, pred, f"User is {'not ' if m.group('neg') else ''}"
                         f"{attr}.", m.start(), m.end(), value=attr,
-                        modality=modality))
+                        modality=modality, time=time if time and time[0] >= m.end() else None))
+        if attr == "retired" and modality == "asserted":
+            # "I retired in June after 35 years with Royal Mail": that job is over
+            after = _YEARS_WITH.search(text, m.end(), s.clause_end(m.end()) + 60)
+            org = organisation(text, after.end()) if after else None
+            if org and org[0]:
+                out.append(fact(s, "event", "works_at", f"User left their job at {org[0]}.",
+                                m.start(), org[1], value=org[0], modality="negated",
+                                confidence=org[2], roles=[
+                                    user_role(), RoleRef("employer", org[0], "organization")]))
     return [f for f in out if f]
+
+
+_YEARS_WITH = re.compile(r"\bafter\s+(?:\d{1,2}|[a-z]+(?:[\s-][a-z]+)?|so\s+many|many)\s+years?"
+                         r"\s+(?:with|at|for|in)\s+", re.IGNORECASE)
 
 
 def counts(s: Sentence) -> list[FactCandidate]:

@@ -46,6 +46,11 @@ CASES = [
     ("We're having friends over on Saturday.", "did", "having friends over", date(2025, 6, 14)),
     # months and years back count from the day, as weeks do
     ("I got my braces off four months ago.", "did", "got my braces off", date(2025, 2, 12)),
+    # a named person's event moved: the new day, ahead, though the verb is past
+    ("Ugh, Marco's graduation got pushed back to the 3rd of July.", "person_event",
+     "graduation got pushed back", date(2025, 7, 3)),
+    ("Sam's surgery has been rescheduled for the 20th of June.", "person_event",
+     "surgery has been rescheduled", date(2025, 6, 20)),
 ]
 
 

@@ -379,3 +379,97 @@ def test_look_alikes_make_no_liking(text):
 ])
 def test_look_alikes_make_no_named_event(text):
     assert not [f for f in X.extract(text, "user") if f.predicate == "person_event"]
+
+
+@pytest.mark.parametrize(("text", "predicate", "value"), [
+    ("Honestly I could eat dumplings every day, it's my favourite food.", "favorite_food",
+     "dumplings"),
+    ("Been rereading a lot of Le Guin lately - she's my all-time favourite author.",
+     "favorite_author", "Le Guin"),
+    ("We've been playing Carcassonne most weekends and it's our favourite game now.",
+     "favorite_game", "Carcassonne"),
+    ("The Grand Budapest Hotel is brilliant, it's my favourite film.", "favorite_film",
+     "Grand Budapest Hotel"),
+    ("I'm hooked on Wet Leg, they're my favourite band at the moment.", "favorite_band",
+     "Wet Leg"),
+])
+def test_a_favourite_named_by_a_pronoun(text, predicate, value):
+    """"X …, it's my favourite Y": the pronoun stands for the thing just said."""
+    got = [(f.predicate, f.value) for f in X.extract(text, "user")]
+    assert (predicate, value) in got, got
+
+
+@pytest.mark.parametrize("text", [
+    "My sister loves Coldplay, they're her favourite band.",  # someone else's favourite
+    "I watched Dune with my brother, it's his favourite film.",
+    "Yeah I ate there last week, it's my favourite restaurant.",  # no thing named
+    "I love that you asked, it's my favourite topic.",
+    "If I tried sushi, maybe it's my favourite food?",  # a question, hedged
+    "I hate it when it rains, that's my favourite excuse.",
+])
+def test_no_favourite_from_a_pronoun_without_its_thing(text):
+    got = [(f.predicate, f.value) for f in X.extract(text, "user")
+           if f.predicate.startswith("favorite")]
+    assert not got, got
+
+
+@pytest.mark.parametrize(("turn", "predicate", "value"), [
+    ("Sadly two of our hens died last week. So we're down to three now.", "owns_count:chicken",
+     "3"),
+    ("Picked up another bass at the weekend. That's five now!", "owns_count:bass", "5"),
+    ("We sold two of the bikes in May. We're down to 2.", "owns_count:bike", "2"),
+])
+def test_a_bare_count_takes_its_noun_from_the_sentence_before(turn, predicate, value):
+    """Ingest reads a turn piece by piece, with the words before each piece: "we're down to three
+    now" counts what the sentence before counted."""
+    from graphmem.segment import segment
+
+    got = []
+    for start, end in segment(turn):
+        got += [(f.predicate, f.value) for f in X.extract(turn[start:end], "user", turn[:start])]
+    assert (predicate, value) in got, got
+
+
+def test_a_bare_count_without_a_count_before_gives_nothing():
+    turn = "I've been training hard. I'm up to ten now."
+    got = [f.predicate for f in X.extract("I'm up to ten now.", "user", turn[:25])
+           if "count" in f.predicate]
+    assert not got, got
+
+
+@pytest.mark.parametrize(("text", "predicate", "value", "modality"), [
+    # an employer said after the role
+    ("I work as a paramedic for the London Ambulance Service.", "works_at",
+     "London Ambulance Service", "asserted"),
+    ("I worked as a welder at Harland for a decade.", "worked_at", "Harland", "asserted"),
+    # retiring, and the job it ends
+    ("I officially retired last month after 30 years at Unilever.", "employment_status",
+     "retired", "asserted"),
+    ("I officially retired last month after 30 years at Unilever.", "works_at", "Unilever",
+     "negated"),
+    # an app used, and given up
+    ("We use WhatsApp constantly.", "uses", "WhatsApp", "asserted"),
+    ("I finally uninstalled Snapchat from my phone.", "uses", "Snapchat", "negated"),
+    # a pet given up because one had to
+    ("Sadly we had to rehome two of the guinea pigs.", "owns_count:guinea_pig", "-2", "asserted"),
+    # a disliking said with a degree word
+    ("I've totally gone off olives.", "dislikes", "olives", "asserted"),
+    ("I'm so over reality TV.", "dislikes", "reality TV", "asserted"),
+    # a trip one hopes to do
+    ("We're hoping to do a walking tour of Sicily next spring.", "plans",
+     "do a walking tour of Sicily", "hypothetical"),
+])
+def test_more_ways_of_saying_a_change(text, predicate, value, modality):
+    got = {(f.predicate, f.value, f.modality) for f in X.extract(text, "user")}
+    assert (predicate, value, modality) in got, got
+
+
+@pytest.mark.parametrize("text", [
+    "I retired the old bike.",  # a thing retired, not the user
+    "We have to sell one of the cars next month.",  # not yet done
+    "I deleted Tom's number.",  # no app
+    "I'm going to do some research.",  # no trip
+])
+def test_look_alikes_of_those_changes(text):
+    got = {(f.predicate, f.value) for f in X.extract(text, "user")}
+    assert not {p for p, _ in got} & {"employment_status", "uses", "owns_count:car", "plans"}, got
