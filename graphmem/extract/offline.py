@@ -78,6 +78,7 @@ RULES: list[tuple[Gate, Rule]] = [
     (_always, lambda s, _b, _o: shapes.occupation(s)),
     (_words("turned", "old", "birthday"), lambda s, _b, _o: shapes.age(s)),
     (_always, lambda s, _b, _o: shapes.status(s)),
+    (_words("allerg"), lambda s, _b, _o: shapes.allergy_corrections(s)),
     (_words("again", "back ", "start", "began"), lambda s, _b, found: shapes.diet_from_meat(s, found)),
     (lambda _t, low, _s: "name" in low or "call" in low or " go by" in low
      or low.startswith(("hi", "hello", "hey")), lambda s, _b, _o: names.self_introductions(s)),

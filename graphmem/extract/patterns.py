@@ -208,17 +208,20 @@ FAVORITE_PRONOUN = re.compile(
     r"(?:(?:all[\s-]time|absolute|new|current|very|personal|number\s+one|top)\s+)*favou?rite\s+"
     r"(?P<cat>[a-z]+(?:\s+(?!(?:by|of|in|ever|now|and|but|so|too|at|for|on|these|this|that|"
     r"right|lately|since|though|tbh|honestly|atm)\b)[a-z]+)?)"
-    r"\b(?![-'’])", re.IGNORECASE)
+    r"\b(?![-'’])(?!\s+of\b)", re.IGNORECASE)  # "my favourite time of day" names no thing
 # What such a pronoun stands for: what the user loves, eats, reads, watches … in the clause before
 # ("I could eat sushi every single day"), or the sentence's subject ("Pizza is great").
 FAVORITE_ANTECEDENT = re.compile(
     r"(?:\b(?:I|we)(?:" + AP + r"(?:ve|m|d)\b)?(?:\s+(?:really|just|absolutely|honestly|totally|"
     r"could|would|can|have|been|am|still|always|never\s+stop))*\s+|^(?:(?:been|just|still|"
-    r"currently)\s+)+)"  # "Been rereading a lot of Le Guin": no subject said
+    # no subject said: "Been rereading a lot of Le Guin", "Okay update, had dinner at …"
+    r"currently|finally)\s+)+|(?:^|[,:]\s*)(?=(?-i:[A-Za-z])))"
     r"(?:love|loved|adore|adored|eat|ate|eating|watch|watched|watching|read|reading|reread|"
     r"rereading|re-reading|rewatching|re-watching|listen\s+to|"
     r"listened\s+to|listening\s+to|play|played|playing|drink|drinking|cook|cooking|rewatched|"
-    r"discovered|tried|got\s+into|getting\s+into|obsessed\s+with|hooked\s+on)\s+"
+    r"discovered|tried|got\s+into|getting\s+into|obsessed\s+with|hooked\s+on|"
+    r"(?:had|have\s+had)\s+(?:dinner|lunch|brunch|breakfast|drinks|a\s+meal)\s+at|ate\s+at|"
+    r"stayed\s+at|visited|went\s+to|been\s+to)\s+"
     r"(?:(?:a\s+lot\s+of|lots\s+of|loads\s+of|tons\s+of|plenty\s+of|so\s+much|some|the|this|"
     r"that|all\s+the)\s+)?(?P<np>\S)"
     r"|^(?P<subj>(?-i:[A-Z])[\w'’-]*(?:\s+(?!(?:is|was|are|were)\b)[\w'’-]+){0,3}?)\s+"
@@ -227,7 +230,8 @@ FAVORITE_ANTECEDENT = re.compile(
 # Words that end the antecedent's phrase: how often, how much, since when.
 FAVORITE_NP_END = re.compile(
     r"\s+(?:every|most|each|all|honestly|lately|recently|again|non-?stop|constantly|so|a\s+lot|daily|"
-    r"weekly|at\s+least|right|these|this|last|twice|three|once|for|on|at|with|because)\b",
+    r"weekly|at\s+least|right|these|this|last|twice|three|once|for|on|at|with|because|in|during|"
+    r"over|since|yesterday|tonight|today|earlier)\b",
     re.IGNORECASE)
 # A sentence that narrates a stretch of the past: "I spent 4 years in that agency, where …".
 NARRATED_PAST = re.compile(

@@ -358,6 +358,39 @@ def status(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+# "Oh wait, it's tree nuts I'm allergic to": the allergen said first
+_ALLERGY_CLEFT = re.compile(
+    r"\bit(?:['’]s|\s+is)\s+(?:actually\s+|really\s+)?(?P<val>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+    r"\s+(?:that\s+)?(?:I|we)(?:['’]m|\s+am|['’]re|\s+are)\s+(?:actually\s+)?allergic\s+to\b",
+    re.IGNORECASE)
+# "peanuts are fine", said of an allergy: no allergy to them
+_ALLERGY_FINE = re.compile(
+    r"(?:^|[,;.—–-]\s*|\b(?:but|and|so)\s+)(?P<val>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)\s+(?:are|is)\s+"
+    r"(?:actually\s+|totally\s+|perfectly\s+)?(?:fine|ok|okay|safe)(?:\s+for\s+me)?\b",
+    re.IGNORECASE)
+_ALLERGY_WORD = re.compile(r"\ballerg(?:ic|y|ies|ist)\b", re.IGNORECASE)
+
+
+def allergy_corrections(s: Sentence) -> list[FactCandidate]:
+    """An allergy put right: "it's tree nuts I'm allergic to, peanuts are fine"."""
+    text = s.text
+    if not _ALLERGY_WORD.search(text):
+        return []
+    out: list[FactCandidate | None] = []
+    for rx, modality in ((_ALLERGY_CLEFT, "asserted"), (_ALLERGY_FINE, "negated")):
+        for m in rx.finditer(text):
+            value = clean(m.group("val"))
+            if (s.hedged(m.start("val")) or vague(value) or P.PRONOUN_START.match(value)
+                    or _ALLERGY_WORD.search(value) or m.group("val").lower().startswith("my ")
+                    or value.lower() in ("i", "we", "everything", "everyone", "all", "they")):
+                continue
+            out.append(fact(s, "attribute", "allergic_to",
+                            f"User is {'not ' if modality == 'negated' else ''}allergic to "
+                            f"{value}.", m.start("val"), m.end(), value=value, modality=modality,
+                            roles=[user_role(), RoleRef("object", value, "other")]))
+    return [f for f in out if f]
+
+
 _YEARS_WITH = re.compile(r"\bafter\s+(?:\d{1,2}|[a-z]+(?:[\s-][a-z]+)?|so\s+many|many)\s+years?"
                          r"\s+(?:with|at|for|in)\s+", re.IGNORECASE)
 

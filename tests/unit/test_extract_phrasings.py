@@ -473,3 +473,23 @@ def test_more_ways_of_saying_a_change(text, predicate, value, modality):
 def test_look_alikes_of_those_changes(text):
     got = {(f.predicate, f.value) for f in X.extract(text, "user")}
     assert not {p for p, _ in got} & {"employment_status", "uses", "owns_count:car", "plans"}, got
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    ("Hang on, it's cashews I'm allergic to, almonds are fine.",
+     {("allergic_to", "cashews", "asserted"), ("allergic_to", "almonds", "negated")}),
+    ("I'm allergic to cats but dogs are totally fine.",
+     {("allergic_to", "cats", "asserted"), ("allergic_to", "dogs", "negated")}),
+])
+def test_an_allergy_put_right(text, facts):
+    got = {(f.predicate, f.value, f.modality) for f in X.extract(text, "user")}
+    assert facts <= got, got
+
+
+@pytest.mark.parametrize("text", [
+    "My allergy is fine now.",  # no allergen
+    "The kids are fine, thanks for asking.",  # no allergy said
+    "My allergist said my skin is fine.",
+])
+def test_no_allergy_from_something_being_fine(text):
+    assert not [f for f in X.extract(text, "user") if f.predicate == "allergic_to"]
