@@ -332,6 +332,48 @@ def value_companions(slots: list[str], favorites: list[dict[str, Any]]) -> list[
     return list(out)
 
 
+def stance_heads(slots: list[str]) -> list[dict[str, str]]:
+    """For each stance slot, its prefix and the last word of its value: the family of values
+    sharing that head ("dark chocolate", "chocolate")."""
+    out = {}
+    for slot in slots:
+        prefix, sep, value = slot.partition("|stance|")
+        if sep and value.split():
+            out[(prefix + sep, value.split()[-1])] = None
+    return [{"prefix": p, "head": h} for p, h in out]
+
+
+def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
+                                  total: SlotDecision) -> None:
+    """Giving up the general thing ends liking a kind of it: "I love dark chocolate" (January),
+    then "I've cut out chocolate" (March) — the liking of dark chocolate is superseded in March.
+    Only a later negative stance on the value that is the specific one's head ends it; liking
+    chocolate says nothing of dark chocolate, nor avoiding dark chocolate of chocolate."""
+    decided = {d.id: d for d in total.facts}
+    for general, against_all in by_slot.items():
+        prefix, sep, head = general.partition("|stance|")
+        if not sep or " " in head:
+            continue
+        against = [f for f in against_all if f.state() == "-" and not f.retraction
+                   and decided.get(f.id) is not None and decided[f.id].status != "invalid"]
+        if not against:
+            continue
+        for specific, facts in by_slot.items():
+            if not specific.startswith(prefix + sep) or not specific.endswith(" " + head):
+                continue
+            for fact in facts:
+                d = decided.get(fact.id)
+                if d is None or d.status == "invalid" or fact.state() != "+":
+                    continue
+                later = [f for f in against if f.effective > d.valid_from]
+                first = min(later, key=lambda f: f.effective, default=None)
+                if first is None or (d.valid_until is not None
+                                     and d.valid_until <= first.effective):
+                    continue
+                d.status, d.valid_until = "superseded", first.effective
+                total.links.append(Link(first.id, fact.id, "SUPERSEDES", first.effective))
+
+
 def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
     """A favourite ends when its value is disliked later: "sushi is my favourite food" (January),
     then "I can't stand sushi anymore" (June) — the favourite is superseded in June, the dislike
@@ -380,6 +422,7 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             total.facts += d.facts
             total.links += d.links
     _end_disliked_favorites(by_slot, total)
+    _general_stance_ends_specific(by_slot, total)
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():
@@ -420,6 +463,8 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
     wanted = companion_slots(slots)
     if touches_favorites(wanted):
         wanted = value_companions(wanted, store.favorite_slots(tx, user_id))
+        if pairs := stance_heads(wanted):
+            wanted = list(dict.fromkeys([*wanted, *store.stance_family(tx, user_id, pairs)]))
     for row in store.slot_facts(tx, user_id, wanted, anchors=sorted(set(TIED_TO.values()))):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     total = decide_slots(by_slot)

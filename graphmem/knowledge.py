@@ -12,6 +12,7 @@ from .currency import (
     companion_slots,
     decide_slots,
     slot_fact_from_row,
+    stance_heads,
     touches_favorites,
     value_companions,
 )
@@ -42,6 +43,9 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     slots = companion_slots(wanted)
     if touches_favorites(slots):
         slots = value_companions(slots, store.favorite_slots_known_at(graph, user_id, known_at))
+        if pairs := stance_heads(slots):
+            slots = list(dict.fromkeys(
+                [*slots, *store.stance_family_known_at(graph, user_id, pairs, known_at)]))
     for row in store.slot_facts_known_at(graph, user_id, slots,
                                          sorted(set(TIED_TO.values())), known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))

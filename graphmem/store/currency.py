@@ -37,6 +37,19 @@ def favorite_slots_known_at(graph: Graph, user_id: str,
     return graph.read("currency_favorite_slots", user_id=user_id, prefix="", known_at=known_at)
 
 
+def stance_family(tx: Any, user_id: str, pairs: list[dict[str, str]]) -> list[str]:
+    """Stance slots of the user under each `prefix` ending in the word `head`."""
+    return [r["slot"] for r in rows(tx, "currency_stance_family", user_id=user_id, pairs=pairs,
+                                    known_at=None)]
+
+
+def stance_family_known_at(graph: Graph, user_id: str, pairs: list[dict[str, str]],
+                           known_at: datetime) -> list[str]:
+    """The same, among facts mentioned by `known_at` (a question date)."""
+    return [r["slot"] for r in graph.read("currency_stance_family", user_id=user_id,
+                                          pairs=pairs, known_at=known_at)]
+
+
 def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:
     run(tx, "currency_apply", user_id=user_id, decided_by=decided_by, facts=facts)
 

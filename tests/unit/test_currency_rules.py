@@ -295,3 +295,37 @@ def test_value_companions_bring_each_favourite_and_its_stance():
     assert value_companions(["user|stance|ramen"], favs) == [
         "user|stance|ramen", "user|favorite_food", "user|stance|sushi", "sam|favorite_band",
         "sam|stance|muse"]
+
+
+def test_giving_up_the_general_thing_ends_liking_a_kind_of_it():
+    like = SlotFact("l", "likes", "dark chocolate", "asserted", dt(1, 5))
+    cut = SlotFact("c", "avoids", "chocolate", "asserted", dt(3, 12))
+    for order in itertools.permutations([like, cut]):
+        by_slot: dict = {}
+        for f in order:
+            by_slot.setdefault("user|stance|dark chocolate" if f.id == "l"
+                               else "user|stance|chocolate", []).append(f)
+        d = decide_slots(by_slot)
+        got = by_id(d)
+        assert got["l"].status == "superseded" and got["l"].valid_until == dt(3, 12)
+        assert got["c"].status == "active"
+        assert [(x.source, x.target) for x in d.links] == [("c", "l")]
+    # liking the general thing, or avoiding the kind, ends nothing of the other
+    fond = SlotFact("g", "likes", "chocolate", "asserted", dt(3, 12))
+    assert by_id(decide_slots({"user|stance|dark chocolate": [like],
+                               "user|stance|chocolate": [fond]}))["l"].status == "active"
+    kind = SlotFact("k", "avoids", "dark chocolate", "asserted", dt(3, 12))
+    general = SlotFact("h", "likes", "chocolate", "asserted", dt(1, 5))
+    assert by_id(decide_slots({"user|stance|dark chocolate": [kind],
+                               "user|stance|chocolate": [general]}))["h"].status == "active"
+    # another user's slot, or another head, is no family
+    other = SlotFact("o", "avoids", "chocolate", "asserted", dt(3, 12))
+    assert by_id(decide_slots({"user|stance|dark chocolate": [like],
+                               "sam|stance|chocolate": [other]}))["l"].status == "active"
+
+
+def test_stance_heads():
+    from graphmem.currency import stance_heads
+
+    assert stance_heads(["user|stance|dark chocolate", "user|lives_in", "sam|stance|tea"]) == [
+        {"prefix": "user|stance|", "head": "chocolate"}, {"prefix": "sam|stance|", "head": "tea"}]
