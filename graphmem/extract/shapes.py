@@ -526,6 +526,7 @@ _TRAILING_DEGREE = re.compile(r"\s+(?:about|around|roughly|exactly|almost|nearly
                               r"like|since|from|until|till|by)$", re.IGNORECASE)
 _WILL = re.compile(r"\b(?:will|going\s+to|gonna)\b|" + P.AP + r"ll\b", re.IGNORECASE)
 _BE = re.compile(P.AP + r"(?:m|re)\b|\b(?:am|are)\b", re.IGNORECASE)
+_MUST = re.compile(r"\b(?:have|has|need|needs|got)\s+to\b|\bmust\b", re.IGNORECASE)
 _PERFECT = re.compile(P.AP + r"ve\b|\b(?:have|has)\b", re.IGNORECASE)
 # "my laptop died a week ago", "our anniversary dinner was the night before last", "my first
 # shift at the hospital is the day after tomorrow": a thing of the user's, on a day they name
@@ -604,7 +605,10 @@ def _user_did(s: Sentence, t: TimeHit) -> FactCandidate | None:
     # "I've got an interview on Friday", "I have a dentist appointment on Monday": ahead
     booked = (verb in ("have", "has") or bool(_PERFECT.search(aux) and verb in _HAVE_WHAT)) \
         and not _PAST_TIME.search(t[2])
-    planned = bool(_WILL.search(aux) or (_BE.search(aux) and verb.endswith("ing")) or booked)
+    # "we have to sell one of the cars next month": an obligation ahead is a plan
+    must = bool(_MUST.search(f"{aux} {verb} ")) and not _PAST_TIME.search(t[2])
+    planned = bool(_WILL.search(aux) or (_BE.search(aux) and verb.endswith("ing")) or booked
+                   or must)
     lead = "will " if _WILL.search(aux) else "is " if _BE.search(aux) else \
         "has " if _PERFECT.search(aux) else ""
     end = s.clause_end(subj.end()) if leading else max(t[1], s.clause_end(subj.end()))

@@ -42,6 +42,10 @@ CASES = [
      date(2025, 6, 16)),
     ("I've got my citizenship interview on Friday.", "did", "got my citizenship interview",
      date(2025, 6, 13)),
+    # an obligation ahead is a plan: the coming Monday, not the last one
+    ("I have to give a presentation on Monday.", "did", "give a presentation",
+     date(2025, 6, 16)),
+    ("I had to return the van on Monday.", "did", "had to return the van", date(2025, 6, 9)),
     # "having" guests or a party is a plan, not a state of mind
     ("We're having friends over on Saturday.", "did", "having friends over", date(2025, 6, 14)),
     # months and years back count from the day, as weeks do
