@@ -11,6 +11,7 @@ CONTRADICTS edges from the newer fact.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -313,22 +314,23 @@ def companion_slots(slots: list[str]) -> list[str]:
     return list(out)
 
 
-def touches_favorites(slots: list[str]) -> bool:
-    """Whether deciding these slots needs the favourites beside them: a stance on a value
-    ("I can't stand sushi anymore") can end the favourite that value was."""
-    return any("|stance|" in s or "|favorite_" in s for s in slots)
-
-
-def value_companions(slots: list[str], favorites: list[dict[str, Any]]) -> list[str]:
-    """The slots plus every favourite slot (`favorites`: slot and value rows) and the stance
-    slot of each favourite's value, so a favourite and a later dislike of it are decided together
-    whichever of the two arrives first."""
-    out = dict.fromkeys(slots)
-    for row in favorites:
+def slots_with_companions(slots: list[str], favorites: Callable[[], list[dict[str, Any]]],
+                          family: Callable[[list[dict[str, str]]], list[str]]) -> list[str]:
+    """The slots to decide together with `slots`: their tied slots; and where a stance or a
+    favourite is among them, every favourite slot with its value's stance slot (`favorites()`:
+    slot and value rows) and the stance slots sharing a head word (`family(pairs)`), so a
+    favourite and a later dislike of it, or "dark chocolate" and "chocolate", are decided
+    together whichever arrives first."""
+    out = dict.fromkeys(companion_slots(slots))
+    if not any("|stance|" in s or "|favorite_" in s for s in out):
+        return list(out)
+    for row in favorites():
         out[row["slot"]] = None
         if row["value"]:
             subject = row["slot"].split("|", 1)[0]
             out[f"{subject}|stance|{normalise_name(row['value'])}"] = None
+    if pairs := stance_heads(list(out)):
+        out.update(dict.fromkeys(family(pairs)))
     return list(out)
 
 
@@ -343,6 +345,24 @@ def stance_heads(slots: list[str]) -> list[dict[str, str]]:
     return [{"prefix": p, "head": h} for p, h in out]
 
 
+def _negative(facts: list[SlotFact], decided: dict[str, FactDecision]) -> list[SlotFact]:
+    """The facts that take a stance against their value, and were not retracted."""
+    return [f for f in facts if f.state() == "-" and not f.retraction
+            and f.id in decided and decided[f.id].status != "invalid"]
+
+
+def _end_at_first(fact_id: str, d: FactDecision, against: list[SlotFact],
+                  total: SlotDecision) -> None:
+    """Supersede a decided fact at the first of `against` that takes effect after it began,
+    unless it had already ended by then."""
+    first = min((f for f in against if f.effective > d.valid_from), key=lambda f: f.effective,
+                default=None)
+    if first is None or (d.valid_until is not None and d.valid_until <= first.effective):
+        return
+    d.status, d.valid_until = "superseded", first.effective
+    total.links.append(Link(first.id, fact_id, "SUPERSEDES", first.effective))
+
+
 def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
                                   total: SlotDecision) -> None:
     """Giving up the general thing ends liking a kind of it: "I love dark chocolate" (January),
@@ -350,12 +370,9 @@ def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
     Only a later negative stance on the value that is the specific one's head ends it; liking
     chocolate says nothing of dark chocolate, nor avoiding dark chocolate of chocolate."""
     decided = {d.id: d for d in total.facts}
-    for general, against_all in by_slot.items():
+    for general, facts_of_general in by_slot.items():
         prefix, sep, head = general.partition("|stance|")
-        if not sep or " " in head:
-            continue
-        against = [f for f in against_all if f.state() == "-" and not f.retraction
-                   and decided.get(f.id) is not None and decided[f.id].status != "invalid"]
+        against = _negative(facts_of_general, decided) if sep and " " not in head else []
         if not against:
             continue
         for specific, facts in by_slot.items():
@@ -363,15 +380,8 @@ def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
                 continue
             for fact in facts:
                 d = decided.get(fact.id)
-                if d is None or d.status == "invalid" or fact.state() != "+":
-                    continue
-                later = [f for f in against if f.effective > d.valid_from]
-                first = min(later, key=lambda f: f.effective, default=None)
-                if first is None or (d.valid_until is not None
-                                     and d.valid_until <= first.effective):
-                    continue
-                d.status, d.valid_until = "superseded", first.effective
-                total.links.append(Link(first.id, fact.id, "SUPERSEDES", first.effective))
+                if d is not None and d.status != "invalid" and fact.state() == "+":
+                    _end_at_first(fact.id, d, against, total)
 
 
 def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
@@ -387,14 +397,8 @@ def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecis
             d = decided.get(fav.id)
             if d is None or fav.modality != "asserted" or not fav.value or d.status == "invalid":
                 continue
-            against = [f for f in by_slot.get(f"{subject}|stance|{normalise_name(fav.value)}", [])
-                       if f.state() == "-" and not f.retraction and f.effective > d.valid_from
-                       and decided.get(f.id) is not None and decided[f.id].status != "invalid"]
-            first = min(against, key=lambda f: f.effective, default=None)
-            if first is None or (d.valid_until is not None and d.valid_until <= first.effective):
-                continue
-            d.status, d.valid_until = "superseded", first.effective
-            total.links.append(Link(first.id, fav.id, "SUPERSEDES", first.effective))
+            stance = by_slot.get(f"{subject}|stance|{normalise_name(fav.value)}", [])
+            _end_at_first(fav.id, d, _negative(stance, decided), total)
 
 
 def _is_student(fact: SlotFact) -> bool:
@@ -460,11 +464,8 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""
     by_slot: dict[str, list[SlotFact]] = {}
-    wanted = companion_slots(slots)
-    if touches_favorites(wanted):
-        wanted = value_companions(wanted, store.favorite_slots(tx, user_id))
-        if pairs := stance_heads(wanted):
-            wanted = list(dict.fromkeys([*wanted, *store.stance_family(tx, user_id, pairs)]))
+    wanted = slots_with_companions(slots, lambda: store.favorite_slots(tx, user_id),
+                                   lambda pairs: store.stance_family(tx, user_id, pairs))
     for row in store.slot_facts(tx, user_id, wanted, anchors=sorted(set(TIED_TO.values()))):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     total = decide_slots(by_slot)

@@ -6,16 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from .currency import (
-    TIED_TO,
-    FactDecision,
-    companion_slots,
-    decide_slots,
-    slot_fact_from_row,
-    stance_heads,
-    touches_favorites,
-    value_companions,
-)
+from .currency import TIED_TO, FactDecision, decide_slots, slot_fact_from_row, slots_with_companions
 from .db import Graph
 from .store import currency as store
 
@@ -40,12 +31,9 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     if not wanted:
         return {}
     by_slot: dict[str, list] = {}
-    slots = companion_slots(wanted)
-    if touches_favorites(slots):
-        slots = value_companions(slots, store.favorite_slots_known_at(graph, user_id, known_at))
-        if pairs := stance_heads(slots):
-            slots = list(dict.fromkeys(
-                [*slots, *store.stance_family_known_at(graph, user_id, pairs, known_at)]))
+    slots = slots_with_companions(
+        wanted, lambda: store.favorite_slots_known_at(graph, user_id, known_at),
+        lambda pairs: store.stance_family_known_at(graph, user_id, pairs, known_at))
     for row in store.slot_facts_known_at(graph, user_id, slots,
                                          sorted(set(TIED_TO.values())), known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))

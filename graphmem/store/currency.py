@@ -28,13 +28,13 @@ def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], anchors: l
 
 def favorite_slots(tx: Any, user_id: str) -> list[dict[str, Any]]:
     """The user's favourite slots (of any subject) with each value stated for them."""
-    return rows(tx, "currency_favorite_slots", user_id=user_id, prefix="", known_at=None)
+    return rows(tx, "currency_favorite_slots", user_id=user_id, known_at=None)
 
 
 def favorite_slots_known_at(graph: Graph, user_id: str,
                             known_at: datetime) -> list[dict[str, Any]]:
     """The favourite slots and values mentioned by `known_at` (a question date)."""
-    return graph.read("currency_favorite_slots", user_id=user_id, prefix="", known_at=known_at)
+    return graph.read("currency_favorite_slots", user_id=user_id, known_at=known_at)
 
 
 def stance_family(tx: Any, user_id: str, pairs: list[dict[str, str]]) -> list[str]:

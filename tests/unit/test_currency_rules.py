@@ -10,7 +10,7 @@ from graphmem.currency import (
     is_retraction,
     plan_key,
     slot_key,
-    value_companions,
+    slots_with_companions,
 )
 
 
@@ -292,7 +292,7 @@ def test_a_favourite_ends_when_its_value_is_disliked_later():
 def test_value_companions_bring_each_favourite_and_its_stance():
     favs = [{"slot": "user|favorite_food", "value": "Sushi"},
             {"slot": "sam|favorite_band", "value": "Muse"}]
-    assert value_companions(["user|stance|ramen"], favs) == [
+    assert slots_with_companions(["user|stance|ramen"], lambda: favs, lambda _pairs: []) == [
         "user|stance|ramen", "user|favorite_food", "user|stance|sushi", "sam|favorite_band",
         "sam|stance|muse"]
 
