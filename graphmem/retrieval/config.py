@@ -40,9 +40,11 @@ class RetrievalConfig:
     # A question that names one speaker of a two-person chat: the other speaker's words count
     # half (in LoCoMo, 96% of such questions' evidence is the named speaker's own turns).
     other_speaker_penalty: float = 0.5
-    # Questions about what holds now or lately (a "near" cue, no window): among directly hit
-    # items with confidence ≥ recency_band × the best one's, in the first recency_pool, the
-    # latest said ranks first (fusion.latest_first). Set a priori (half the best), 0 = off.
+    # Questions about what holds now or lately (a "near" cue, or present tense with no window
+    # or one holding the question date): among directly hit items with confidence ≥
+    # recency_band × the best one's, in the first recency_pool, the latest said ranks first
+    # (fusion.latest_first). recency_pool is also how deep a question that names no slot looks
+    # for a change (fusion.chains_in_pool). Set a priori (half the best, ten), 0 = off.
     recency_band: float = 0.5
     recency_pool: int = 10
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels

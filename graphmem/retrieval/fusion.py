@@ -181,10 +181,35 @@ def latest_first(rows: list[dict[str, Any]], cfg: RetrievalConfig,
     return band + [r for r in rows if r["id"] not in ids]
 
 
+def chains_in_pool(candidates: dict[str, Candidate], details: list[dict[str, Any]],
+                   pool: int) -> tuple[list[str], set[str]]:
+    """The slots the search itself found a change on, for a question that names none ("am I
+    still doing the Sunday runs?"): a superseded version among the `pool` densest candidates
+    whose slot also has a current version among the candidates. Returns the predicates of those
+    slots and the turns that state only their old versions."""
+    facts = [d for d in details if d["type"] == "fact" and d.get("slot") and d["id"] in candidates]
+    if not facts:
+        return [], set()
+    top = {c.id for c in sorted(candidates.values(), key=lambda c: -c.density)[:pool]}
+    old = {d["slot"] for d in facts if d["id"] in top and d.get("status") == "superseded"}
+    current = [d for d in facts if d["slot"] in old and d.get("status") == "active"]
+    chained = {d["slot"] for d in current}
+    if not chained:
+        return [], set()
+    current_turns = {d["turn_id"] for d in current}
+    stale_turns = {d["turn_id"] for d in facts if d["slot"] in chained
+                   and d.get("status") == "superseded"} - current_turns
+    return sorted({d["predicate"] for d in current}), stale_turns
+
+
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
          cfg: RetrievalConfig,
          near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None,
          slots: Sequence[str] = (), speaker: str | None = None) -> list[Evidence]:
+    present = intent.about_present and intent.window is None
+    chain_turns: set[str] = set()
+    if present and not slots and cfg.recency_pool:
+        slots, chain_turns = chains_in_pool(candidates, details, cfg.recency_pool)
     rows = []
     for d in details:
         d = native(d)
@@ -194,8 +219,9 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
         d.update(density=c.density, tunnels=sorted(c.tunnels), heads=sorted(c.heads),
                  best_rank=c.best_rank, direct_score=c.direct_score)
         all_stale = bool(d.get("slot_facts")) and d["slot_facts"] == d["stale_facts"]
-        if (d["type"] != "fact" and intent.about_present and intent.window is None
-                and (all_stale or stale_on_asked_slot(d.get("slot_states"), slots))):
+        if (d["type"] != "fact" and present
+                and (all_stale or d.get("turn_id") in chain_turns
+                     or stale_on_asked_slot(d.get("slot_states"), slots))):
             # It says only what is no longer true (of what is asked).
             d["density"] *= cfg.stale_penalty
             d["status"] = "stale"
@@ -220,10 +246,12 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
 
     rows.sort(key=lambda r: (-round(r["conf"], 9), when(r), r["best_rank"], -r["direct_score"],
                              r["id"]))
-    if cfg.recency_band and intent.window is None and (intent.direction == "near" or (
-            intent.about_present and slots and intent.direction is None)):
-        rows = latest_first(rows, cfg, slots)  # "do I still …", "what's my favourite book?"
-    if intent.about_present and intent.window is None and slots:
+    open_now = intent.window is None or intent.now_in_window  # "this year" reaches now
+    if cfg.recency_band and open_now and (intent.direction == "near" or (
+            intent.about_present and intent.direction is None)):
+        # "do I still …", "what's my favourite book?", "when is Priya's wedding?"
+        rows = latest_first(rows, cfg, slots)
+    if present and slots:
         rows = current_first(rows, slots)
     return [
         Evidence(id=r["id"], type=r["type"], text=r["text"], score=round(r["conf"], 6),

@@ -12,12 +12,17 @@ from .coverage import wants_coverage
 
 _FAR = re.compile(r"\b(?:first|earliest|initially|originally|at first|began|start(?:ed)?|"
                   r"before|prior to|used to|oldest)\b", re.I)
+# "yet", "so far", "by now": up to now, so about the present ("has Jess had her baby yet?").
 _NEAR = re.compile(r"\b(?:latest|most recent(?:ly)?|recently|last|lately|now|currently|current|"
-                   r"these days|nowadays|anymore|still|newest|at the moment|today)\b", re.I)
+                   r"these days|nowadays|anymore|still|newest|at the moment|today|yet|so far|"
+                   r"by now)\b", re.I)
 _PRESENT = re.compile(r"\b(?:now|currently|current|these days|nowadays|at the moment|anymore|"
-                      r"still|today|present)\b", re.I)
+                      r"still|today|present|yet|so far)\b", re.I)
+# "when" asks about the past only with a past verb ("when did I …", "when was …"); "when is
+# Priya's wedding?" asks about now.
 _PAST = re.compile(r"\b(?:did|was|were|had|used to|before|previously|originally|initially|"
-                   r"first|ago|last (?:week|month|year|time)|when|back then|formerly)\b", re.I)
+                   r"first|ago|last (?:week|month|year|time)|"
+                   r"when(?!(?:\s+(?:is|are|am|will|do|does)|['’]s)\b)|back then|formerly)\b", re.I)
 _MENTION = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w'’-]+(?:\s+(?:of|de|the|&)?\s*[A-Z][\w'’-]+)*)")
 STOPWORDS = frozenset("""a an the and or but if of at by for with about against between into through
 during before after above below to from up down in out on off over under again further then once
@@ -71,6 +76,7 @@ class TemporalIntent:
     window: tuple[datetime, datetime] | None = None
     direction: str | None = None  # "near" (latest first) | "far" (earliest first)
     about_present: bool = False
+    now_in_window: bool = False  # W holds the question date ("this year", "this month")
     cues: list[str] = field(default_factory=list)
     vague: bool = False
 
@@ -128,8 +134,12 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
         intent.direction = "near"
     elif far and near:
         intent.direction = "far" if far.start() < near.start() else "near"
+    if intent.window is not None:
+        intent.now_in_window = intent.window[0] <= question_date < intent.window[1]
+    # Present tense: a present cue, or no past cue and no window that lies wholly in the past or
+    # the future ("am I running the marathon this year?" asks about now).
     intent.about_present = bool(_PRESENT.search(question)) or (
-        intent.window is None and not _PAST.search(question))
+        (intent.window is None or intent.now_in_window) and not _PAST.search(question))
     return intent
 
 
