@@ -65,6 +65,17 @@ RELATIONS: dict[str, str] = {
     "brother-in-law": "brother_in_law", "mother-in-law": "mother_in_law",
     "father-in-law": "father_in_law", "twin": "twin", "landlord": "landlord",
 }
+# Several relatives at once, for their shared events ("my parents' 40th anniversary is on
+# October 12th", "our kids start school on Monday"); not relationships (no names to hold).
+GROUP_RELATIONS: dict[str, str] = {
+    "parents": "parents", "grandparents": "grandparents", "in-laws": "in_laws",
+    "kids": "children", "children": "children", "sons": "children", "daughters": "children",
+    "twins": "children", "grandkids": "grandchildren", "grandchildren": "grandchildren",
+    "sisters": "siblings", "brothers": "siblings", "siblings": "siblings", "cousins": "cousins",
+    "friends": "friends", "neighbours": "neighbors", "neighbors": "neighbors",
+    "flatmates": "roommates", "roommates": "roommates", "colleagues": "colleagues",
+    "coworkers": "colleagues", "co-workers": "colleagues", "folks": "parents",
+}
 REL_MODIFIERS = ("best|old|close|good|dear|older|younger|little|big|baby|twin|new|late|ex|"
                  "oldest|youngest|elder|step|childhood|college|work")
 

@@ -99,7 +99,8 @@ CANCEL = re.compile(
     r"vacation|visit|wedding|party|plan|plans))?)(?:" + AP + r"s|\s+(?i:is|are))\s+(?i:off|"
     r"cancel(?:l)?ed|called\s+off)(?=\s*(?:$|[,.;!?]|\s+(?i:now|then|sadly|unfortunately|for)\b))",
     re.IGNORECASE)
-_REL_ALT = "|".join(re.escape(r) for r in sorted(L.RELATIONS, key=len, reverse=True))
+_PEOPLE = {**L.RELATIONS, **L.GROUP_RELATIONS}  # one relative or several
+_REL_ALT = "|".join(re.escape(r) for r in sorted(_PEOPLE, key=len, reverse=True))
 THIRD_PARTY = re.compile(
     r"(?:^|[.!?]\s+|,\s+|\band\s+)(?:(?P<pos>[Mm]y|[Oo]ur)\s+(?:(?:" + L.REL_MODIFIERS +
     r")[\s-]+)*|(?P<bare>(?=(?-i:Mum|Mom|Dad|Mam|Nan|Nana|Grandma|Grandpa|Granny|Grandad)\b)))"
@@ -115,9 +116,15 @@ THIRD_PARTY = re.compile(
     # any other deed said in the past: "my son broke his arm", "my daughter lost her first tooth"
     r"(?-i:[a-z]{2,}ed)|broke|lost|won|fell|took|went|began|bought|sold|ran|made|found|wrote|"
     r"drove|gave|caught|hurt|met|became|bit|threw|sang|swam|spent|quit|split|rang|woke|hit|"
-    r"cut|shot|sent|built)\b", re.IGNORECASE)
-_FUTURE_VERB = re.compile(r"^(?:is|will|has|['’]s\s+(?:[a-z]+ing|got)|starts|gets|graduates|turns|moves|"
-                          r"arrives|flies|leaves|comes)\b", re.IGNORECASE)
+    r"cut|shot|sent|built|"
+    # several people: "my parents are visiting next weekend", "our kids start school on Monday"
+    r"are\s+(?:getting|visiting|having|coming|moving|flying|going|off)|were|have|"
+    r"start|get|graduate|move|arrive|fly|leave|come)\b", re.IGNORECASE)
+_PLURAL_VERB = re.compile(r"(?:are|were|have|start|get|graduate|move|arrive|fly|leave|come)\b",
+                          re.IGNORECASE)
+_FUTURE_VERB = re.compile(r"^(?:is|are|will|has|have|['’]s\s+(?:[a-z]+ing|got)|starts|gets|graduates|"
+                          r"turns|moves|arrives|flies|leaves|comes|start|get|graduate|move|arrive|"
+                          r"fly|leave|come)\b", re.IGNORECASE)
 
 
 def _org_after(text: str, pos: int) -> tuple[str, int]:
@@ -461,12 +468,16 @@ def third_party(s: Sentence) -> list[FactCandidate]:
         if m.group("verb").lower() in L.NOT_A_DEED:
             continue
         rel, name = m.group("rel").lower(), m.group("name")
+        if _PLURAL_VERB.match(m.group("verb")) and (rel not in L.GROUP_RELATIONS
+                                                    or m.group("what")):
+            continue  # "my mom's friends were raving …": not the relative's own event
         who = f"{rel} {name}" if name else rel
         said = display(text[start:end]).rstrip(".")
         said = re.sub(r"^(?:their)\s+", "", said, flags=re.I)
         planned = bool(_FUTURE_VERB.match(m.group("verb")))
-        f = fact(s, "event", f"{L.RELATIONS[rel]}_event", f"User's {said}.", start, end,
-                 value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "", text[m.end("rel"):end]).strip()
+        f = fact(s, "event", f"{_PEOPLE[rel]}_event", f"User's {said}.", start, end,
+                 value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s?\B|^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "",
+                              text[m.end("rel"):end]).strip()
                  or None,
                  modality="planned" if planned else "asserted", subject=who, confidence=0.7,
                  roles=[RoleRef("subject", name or rel, "person")], time=time)
