@@ -49,7 +49,7 @@ _UNIT = r"(?:day|week|month|year|hour|minute)s?"
 # holidays with a fixed or computed day (Easter from dateutil; US Thanksgiving, Memorial and
 # Labor Day by their weekday rules)
 _HOLIDAY = (r"christmas\s+(?:eve|day)|christmas|boxing\s+day|new\s+year['’]?s\s+(?:eve|day)"
-            r"|new\s+year['’]?s|easter\s+(?:sunday|monday|weekend)|easter|good\s+friday"
+            r"|new\s+year['’]?s|new\s+year(?!['’])|easter\s+(?:sunday|monday|weekend)|easter|good\s+friday"
             r"|halloween|valentine['’]?s(?:\s+day)?|thanksgiving|bonfire\s+night"
             r"|independence\s+day|st\.?\s+patrick['’]?s\s+day|labou?r\s+day|memorial\s+day")
 _HOLIDAY_NOUNS = (r"(?:presents?|gifts?|trees?|markets?|shopping|cards?|part(?:y|ies)|dinner|lunch|"
@@ -146,6 +146,10 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
          _DIGIT_CUES),
         # years
         (rf"\b(?:back\s+)?(?:in|during)\s+(?:the\s+year\s+)?(?:{_PART})?{_YEAR}", _DIGIT_CUES),
+        # seasons counted back: "two summers ago", "the winter before last", "back in the spring"
+        (rf"\b{_NUM}\s+(?:springs|summers|falls|autumns|winters)\s+(?:ago|back)\b"
+         rf"|\bthe\s+{_SEASON}\s+before\s+last\b|\bback\s+in\s+the\s+{_SEASON}\b",
+         ("springs", "summers", "falls", "autumns", "winters", "before", "back")),
         # seasons
         (rf"\b(?:(?:last|this|next|this\s+past|this\s+coming)\s+{_SEASON}\b"
          rf"|(?:(?:in|during)\s+)?(?:the\s+)?{_SEASON}\s+(?:of\s+)?{_YEAR})",
@@ -397,7 +401,7 @@ def _holiday_on(name: str, y: int) -> tuple[date, date]:
         return d, d + timedelta(days=1)
     fixed = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25),
              "boxing day": (12, 26), "new years eve": (12, 31), "new years day": (1, 1),
-             "new years": (1, 1), "halloween": (10, 31), "valentines": (2, 14),
+             "new years": (1, 1), "new year": (1, 1), "halloween": (10, 31), "valentines": (2, 14),
              "valentines day": (2, 14), "bonfire night": (11, 5), "independence day": (7, 4),
              "st patricks day": (3, 17)}
     m, d0 = fixed[n]
@@ -555,6 +559,17 @@ def _r_season(c: _Ctx, g: dict[str, Any]) -> _Range:
     return (inside or (past[-1:] if c.prefer == "past" else future[:1]))[0]
 
 
+def _r_seasons_ago(c: _Ctx, g: dict[str, Any]) -> _Range | None:
+    """"two summers ago": counting back over the seasons of that name already over (the last
+    one is one summer ago); "the summer before last" is two."""
+    n = _count(g["n"])
+    if isinstance(n, str) or n <= 0:
+        return None
+    past = [r for r in (_season(c, g["s"], y) for y in range(c.today.year - n - 2, c.today.year + 1))
+            if r[1] <= c.anchor]
+    return past[-n]
+
+
 _NUM_N = _NUM.replace(r"\s+", " ")
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _MON_N = rf"(?P<m>{_MONTH_WORD})\.?"
@@ -607,6 +622,10 @@ _RULES: list[tuple[re.Pattern[str], Callable[[_Ctx, dict[str, Any]], _Range | No
         (rf"(?:the year )?{_PART_N}(?P<y>(?:19|20)\d\d)", _r_year),
         (r"(?:(?P<w>last|this|next|this past|this coming) )?(?:the )?"
          r"(?P<s>spring|summer|fall|autumn|winter)(?: (?:of )?(?P<y>\d{4}))?", _r_season),
+        (rf"(?P<n>{_NUM_N}) (?P<s>spring|summer|fall|autumn|winter)s (?:ago|back)",
+         _r_seasons_ago),
+        (r"the (?P<s>spring|summer|fall|autumn|winter) before last",
+         lambda c, g: _r_seasons_ago(c, {"n": "two", "s": g["s"]})),
     )
 ]
 _AHEAD = re.compile(rf"(?:in (?P<n>{_NUM_N}) (?P<u>day|week|month|year|hour|minute)s?"

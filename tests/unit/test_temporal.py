@@ -101,6 +101,13 @@ CASES = [
     (WED, "last winter", d(2023, 12, 1), d(2024, 3, 1), "season"),
     (SAT, "this summer", d(2023, 6, 1), d(2023, 9, 1), "season"),
     (SAT, "in the summer of 2021", d(2021, 6, 1), d(2021, 9, 1), "season"),
+    # seasons counted back over those already over; New Year without its "'s"
+    (WED, "two summers ago", d(2022, 6, 1), d(2022, 9, 1), "season"),
+    (WED, "three winters back", d(2021, 12, 1), d(2022, 3, 1), "season"),
+    (SAT, "the spring before last", d(2021, 3, 1), d(2021, 6, 1), "season"),
+    (SAT, "back in the autumn", d(2022, 9, 1), d(2022, 12, 1), "season"),
+    (WED, "over New Year", d(2024, 1, 1), d(2024, 1, 2), "day"),
+    (WED, "at new year 2022", d(2022, 1, 1), d(2022, 1, 2), "day"),
 ]
 
 
@@ -189,6 +196,8 @@ def texts(sentence: str) -> list[str]:
     ("On Mondays I swim; I bought it on Black Friday.", []),
     ("I have 3 cats and 1/2 cup of sugar; Jan's sister is nice.", []),
     ("The last week of May was busy.", []),
+    ("Happy New Year! My new year resolution is to read more; a new year, a new me.", []),
+    ("I love the summer, and two summers ago I learned to sail.", ["two summers ago"]),
 ])
 def test_find_time_expressions(sentence, expected):
     found = find_time_expressions(sentence)
