@@ -122,7 +122,8 @@ class OfflineExtractor:
                 or habits.HABIT_ENDED.search(text) or life.HOURS_AT.search(text)
                 or P.FAVORITE_NEW.search(text) or habits.LAPSED.search(text)
                 or life.THIRD_PARTY.search(text) or life.NAMED_EVENT.search(text)
-                or life.CANCEL.match(text)):  # "had to pull out of Chicago."
+                or life.CANCEL.match(text)  # "had to pull out of Chicago."
+                or shapes.opens_with_a_deed(text)):  # "Sorted out the garage yesterday."
             return []
         return self._rules(text, before)
 

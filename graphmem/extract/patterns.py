@@ -102,10 +102,10 @@ CLAUSE = re.compile(
     r"\b(?P<subj>I|we)(?P<aux>(?:" + AP + r"(?:m|ve|re)\b)?(?:\s+(?:" + _AUX_WORDS + r")\b)*)"
     r"\s+(?P<verb>" + _VERB_ALT + r")(?![\w'’-])", re.IGNORECASE)
 # Past-tense verb phrases a subjectless sentence may open with ("Moved to Denver in May").
-_IRREGULAR_PAST = frozenset("got went took began left quit sold bought came flew drove ran won met "
+IRREGULAR_PAST = frozenset("got went took began left quit sold bought came flew drove ran won met "
                             "made had gave found kept sent spent".split())
 _PAST_ALT = "|".join(sorted((v for v in VERBS if v.split()[0].endswith("ed") or v.split()[0]
-                             in _IRREGULAR_PAST or v.startswith(("back ", "just back ",
+                             in IRREGULAR_PAST or v.startswith(("back ", "just back ",
                                                                  "finally back "))),
                             key=len, reverse=True))
 # The verb is capitalised as a sentence's first word is (a piece that starts mid-sentence,

@@ -586,8 +586,47 @@ def dated_events(s: Sentence, found: list[FactCandidate]) -> list[FactCandidate]
     return [f for f in out if f]
 
 
+# "Got my first tattoo on Saturday!", "Sorted out the garage yesterday": the "I" left out, as
+# people write in chat. Only a past verb opening the sentence: an irregular one, or an -ed verb
+# with its object or particle after it ("Excited for Friday!" is a feeling).
+_DROPPED_I = re.compile(
+    r"(?:(?:just|finally|also|so|and|oh|ugh|well|anyway|officially)[,!]?\s+)*"
+    r"(?P<subj>)(?P<aux>)(?P<verb>[A-Za-z]+)\b", re.IGNORECASE)
+_PAST_IRREGULAR = P.IRREGULAR_PAST | frozenset("broke lost saw did swam wrote caught built threw "
+                                               "rode hit".split())
+# (not "in" / "on" / "to": "Reviewed in the United States on …", "registered in Northern
+# Ireland after …" are pasted passives)
+_ED_OBJECT = re.compile(r"\s+(?:my|our|the|a|an|some|up|out|off|back|into|over|down|"
+                        r"around|away|through|it|him|her|them|his|their|two|three)\b",
+                        re.IGNORECASE)
+_FEELINGS = frozenset("""excited stressed tired bored scared worried pleased thrilled stoked
+gutted relieved annoyed obsessed exhausted shocked surprised amazed delighted chuffed done
+interested involved married engaged""".split())
+
+
+def opens_with_a_deed(text: str) -> re.Match[str] | None:
+    """The past verb a sentence opens with when its "I" is left out, else None."""
+    m = _DROPPED_I.match(text)
+    if m is None:
+        return None
+    verb = m.group("verb").lower()
+    if verb in _PAST_IRREGULAR or (verb.endswith("ed") and len(verb) > 4
+                                   and verb not in _FEELINGS and verb not in L.NOT_A_DEED
+                                   and _ED_OBJECT.match(text, m.end())):
+        return m
+    return None
+
+
+def _dropped_i(s: Sentence, t: TimeHit) -> tuple[re.Match[str], bool] | None:
+    """The sentence's opening deed when its "I" is left out and the time is in its clause."""
+    m = opens_with_a_deed(s.text)
+    if m is None or m.end() > t[0] or s.clause_end(m.end()) < t[0] - 1:
+        return None
+    return m, False
+
+
 def _user_did(s: Sentence, t: TimeHit) -> FactCandidate | None:
-    text, hit = s.text, _clause_subject(s, _DATED_CLAUSE, t)
+    text, hit = s.text, _clause_subject(s, _DATED_CLAUSE, t) or _dropped_i(s, t)
     if hit is None:
         return None
     subj, leading = hit

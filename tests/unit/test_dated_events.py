@@ -65,6 +65,16 @@ CASES = [
     ("Our kids start swimming lessons on Monday.", "children_event", "swimming lessons",
      date(2025, 6, 16)),
     ("My cousins were in town last weekend.", "cousins_event", "in town", date(2025, 6, 7)),
+    # the "I" left out, as people write in chat
+    ("Got my ears pierced on Saturday!", "did", "got my ears pierced", date(2025, 6, 7)),
+    ("Finally sorted out the garage yesterday.", "did", "sorted out the garage",
+     date(2025, 6, 11)),
+    ("Lost my wallet on the bus two days ago, so annoying.", "did", "lost my wallet",
+     date(2025, 6, 10)),
+    # seasons counted back, New Year said without its "'s"
+    ("I learned to surf two summers ago in Cornwall.", "learned", "surf",
+     date(2023, 6, 1)),
+    ("We broke up over New Year.", "did", "broke up", date(2025, 1, 1)),
 ]
 
 
@@ -88,6 +98,9 @@ def test_dated_event(text, predicate, value, day):
     "If my flight is delayed on Friday I'll miss the wedding.",  # conditional
     "The conference I'm speaking at is in three weeks.",  # no "did" of "speaking at is"
     "We're having trouble with the landlord this week.",  # a state, not an event
+    "Excited for the gig on Friday!",  # a feeling, its "I" left out
+    "Stressed out about the exam tomorrow.",
+    "Need to ring the bank tomorrow.",
 ])
 def test_look_alikes_give_no_dated_deed(text):
     bad = [f for f in X.extract(text, "user") if f.predicate in ("did", "son_event")]
