@@ -548,6 +548,10 @@ _AFTER_ED = re.compile(r"\s*(?:$|[,.;:!?]|(?:in|out|up|down|off|on|away|over|to|
 _PAST_TIME = re.compile(r"\b(?:ago|back|last|yesterday|earlier|recently|lately|past|before|"
                         r"other\s+day|this\s+morning)\b|\b(?:19|20)\d\d\b", re.IGNORECASE)
 _BE_GAP = ("", "on", "in", "at")  # "my birthday is on the 5th"
+# "my driving test is booked for the 14th", "the MOT is scheduled for next Tuesday": as "is on"
+_BOOKED_GAP = re.compile(r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|"
+                         r"pencil+ed\s+in|lined\s+up|due)(?:\s+(?:for|on|in|at))?",
+                         re.IGNORECASE)
 _THING_FUTURE = re.compile(r"^(?:is|are|will\s+be|gets)$", re.IGNORECASE)
 _HAVING_WHAT = re.compile(r"\s+(?:a|an|our|my|the|some|people|friends|guests|family)\s+"
                           r"(?!(?:hard|tough|rough|bad|difficult)\b|trouble|issues?\b|problems?\b)",
@@ -656,6 +660,13 @@ def _user_did(s: Sentence, t: TimeHit) -> FactCandidate | None:
                 modality="planned" if planned else "asserted", time=t, confidence=0.6)
 
 
+def _be_gap(words: str) -> bool:
+    """What may stand between "is" and the time of a thing's day: nothing, a preposition, or
+    that it is booked ("is on", "is booked for", "is scheduled for")."""
+    words = words.strip().lower()
+    return words in _BE_GAP or bool(_BOOKED_GAP.fullmatch(words))
+
+
 def _thing_happened(s: Sentence, t: TimeHit) -> FactCandidate | None:
     text, hit = s.text, _clause_subject(s, _THING_CLAUSE, t)
     if hit is None:
@@ -665,7 +676,7 @@ def _thing_happened(s: Sentence, t: TimeHit) -> FactCandidate | None:
     be = bool(_BE_WORD.match(verb))
     if verb in L.NOT_A_DEED or s.hedged(subj.start()) or vague(noun) \
             or _CLAUSE_IN_NOUN.search(noun) \
-            or (be and (leading or text[subj.end():t[0]].strip().lower() not in _BE_GAP)) \
+            or (be and (leading or not _be_gap(text[subj.end():t[0]]))) \
             or (subj.group("subj").lower() == "the" and not be) \
             or (verb.endswith("ed") and not leading and subj.end() != t[0]
                 and not _AFTER_ED.match(text, subj.end())):

@@ -71,6 +71,11 @@ CASES = [
      date(2025, 6, 11)),
     ("Lost my wallet on the bus two days ago, so annoying.", "did", "lost my wallet",
      date(2025, 6, 10)),
+    # a thing's day said as booked: as "is on"
+    ("My driving test is booked for the 14th of June.", "did", "driving test",
+     date(2025, 6, 14)),
+    ("Our boiler service is scheduled for next Tuesday.", "did", "boiler service",
+     date(2025, 6, 17)),
     # seasons counted back, New Year said without its "'s"
     ("I learned to surf two summers ago in Cornwall.", "learned", "surf",
      date(2023, 6, 1)),
