@@ -187,7 +187,7 @@ def chains_in_pool(candidates: dict[str, Candidate], details: list[dict[str, Any
     still doing the Sunday runs?"): a superseded version among the `pool` densest candidates
     whose slot also has a current version among the candidates. Returns the predicates of those
     slots and the turns that state only their old versions."""
-    facts = [d for d in details if d["type"] == "fact" and d.get("slot") and d["id"] in candidates]
+    facts = [d for d in details if d["type"] == "fact" and d.get("slot")]  # details: candidates
     if not facts:
         return [], set()
     top = {c.id for c in sorted(candidates.values(), key=lambda c: -c.density)[:pool]}
