@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..db import Graph
-from ..lucene import escape, terms, user_scoped_query
+from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
 from ..models import stable_id
 from ..store import search as store
 from .config import RetrievalConfig
@@ -31,6 +31,16 @@ def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | Non
         return []
     return [stable_id("turn", user_id, session_source_id, k)
             for k in range(max(1, idx - window), idx + window + 1) if k != idx]
+
+
+# Candidates an English-analysed index returns for a user whose id it cannot scope by (all stop
+# words): the query then runs over every user and the exact user check keeps this one's.
+UNSCOPED_FULLTEXT_LIMIT = 10_000
+
+
+def _fulltext_limit(user_id: str, cfg: RetrievalConfig) -> int:
+    return cfg.fulltext_limit if scopes_user(user_id) else max(cfg.fulltext_limit,
+                                                               UNSCOPED_FULLTEXT_LIMIT)
 
 
 def _coverage(q: QueryAnalysis, cfg: RetrievalConfig) -> bool:
@@ -71,10 +81,11 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
 
 
 def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
-    lucene = user_scoped_query(" ".join(q.keys), user_id)
+    lucene = user_scoped_query(" ".join(english_words(q.keys)), user_id)
     if lucene is None:
         return []
-    rows = store.bm25_heads(graph, user_id, lucene, limit=cfg.fulltext_limit, heads=_fetch(q, cfg),
+    rows = store.bm25_heads(graph, user_id, lucene, limit=_fulltext_limit(user_id, cfg),
+                            heads=_fetch(q, cfg),
                             known_at=q.known_at)
     return _expand("bm25", rows, user_id, cfg, _coverage(q, cfg))
 
@@ -93,16 +104,21 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     entity_lucene = user_scoped_query(" ".join(q.mentions + q.keys), user_id,
                                       fields=("name", "aliases_text"))
     named = {w for m in q.mentions for w in terms(m)}
-    fact_lucene = user_scoped_query(" ".join(k for k in q.keys if k not in named), user_id)
+    fact_lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
+                                    user_id)
     if entity_lucene is None and fact_lucene is None and not q.slots:
         return []
-    nothing = f'+user_id:"{escape(user_id)}" +text:""'  # a valid query that matches nothing
+    # A branch with no words gets no heads: its placeholder query (an empty phrase, which Lucene
+    # drops) would otherwise match every one of the user's entities or facts alike.
+    placeholder = f'+user_id:"{escape(user_id)}"'
     slot_heads = 1 if q.slots else 0
     entity_heads = max(1, (cfg.heads - slot_heads) // 2)
-    rows = store.graph_hits(graph, user_id, entity_lucene=entity_lucene or nothing,
-                            fact_lucene=fact_lucene or nothing, limit=cfg.fulltext_limit,
-                            entity_heads=entity_heads,
-                            fact_heads=max(0, cfg.heads - slot_heads - entity_heads),
+    fact_heads = max(0, cfg.heads - slot_heads - entity_heads)
+    rows = store.graph_hits(graph, user_id, entity_lucene=entity_lucene or placeholder,
+                            fact_lucene=fact_lucene or placeholder,
+                            limit=_fulltext_limit(user_id, cfg),
+                            entity_heads=entity_heads if entity_lucene else 0,
+                            fact_heads=fact_heads if fact_lucene else 0,
                             fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
                             hub_degree=cfg.hub_degree)
     if q.slots:
