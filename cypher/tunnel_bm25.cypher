@@ -1,6 +1,6 @@
 // BM25 tunnel: Lucene hits over one user's turns, pieces and facts (scoped inside Lucene by
 // user_id, then checked exactly). Each branch keeps its best $heads hits; with $known_at (a
-// question date) no turn or fact mentioned later.
+// question date) no turn, piece or fact mentioned later.
 CALL () {
   CALL db.index.fulltext.queryNodes('turn_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
@@ -12,6 +12,7 @@ CALL () {
   UNION ALL
   CALL db.index.fulltext.queryNodes('piece_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
+    AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
   RETURN 'piece' AS type, node.id AS id, score, node.turn_id AS turn_id,
          null AS session_source_id, null AS idx, node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads

@@ -8,12 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.lucene import scopes_user
+from graphmem.lucene import scopes_user, user_scoped_query
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.retrieval import preset
 from graphmem.retrieval.query import analyse
 from graphmem.retrieval.tunnels import graph_tunnel
+from graphmem.store import search as store
 from tests.helpers import FakeVectors
 
 TURNS = ["I finally fixed the leaking tap in the bathroom.",
@@ -87,3 +88,24 @@ def test_a_graph_branch_with_no_words_gets_no_heads(graph, user_id):
     assert not [h for h in hits if h.head.startswith("fact:")]
     q = analyse("Where does she work as a nurse?", None)
     assert [h for h in graph_tunnel(graph, user_id, q, cfg) if h.head.startswith("fact:")]
+
+
+def test_no_bm25_head_was_said_after_the_question_date(graph, user_id):
+    """Turns, pieces and facts alike: what was said after the question date takes no head."""
+    mem = Memory(graph, embedder=FakeVectors())
+    mem.ingest([Transcript(user_id, [
+        SessionRecord("early", datetime(2024, 1, 10, tzinfo=UTC),
+                      [TurnRecord("user", "We booked the wedding venue in Porto. It has a garden.")]),
+        SessionRecord("late", datetime(2024, 7, 1, tzinfo=UTC),
+                      [TurnRecord("user", "The wedding venue cancelled on us. We need a new one.")])])])
+    lucene = user_scoped_query("wedding venue", user_id)
+    cutoff = datetime(2024, 3, 1, tzinfo=UTC)
+    rows = store.bm25_heads(graph, user_id, lucene, limit=200, heads=20, known_at=cutoff)
+    with graph.session(read_only=True) as s:
+        late = {r["id"] for r in s.run(
+            "MATCH (t:Turn {user_id: $u, session_source_id: 'late'}) RETURN t.id AS id",
+            u=user_id)}
+    assert {r["type"] for r in rows} >= {"turn", "piece"}
+    assert late and not [r for r in rows if r["turn_id"] in late]
+    everything = store.bm25_heads(graph, user_id, lucene, limit=200, heads=20)
+    assert {r["type"] for r in everything if r["turn_id"] in late} >= {"turn", "piece"}
