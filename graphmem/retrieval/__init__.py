@@ -123,7 +123,7 @@ class Retriever:
                 timings["near_duplicates"] = (time.perf_counter() - t2) * 1000
 
         evidence = fuse(candidates, details, q.intent, cfg, near_duplicates=near_duplicates,
-                        slots=q.slots, speaker=q.speaker)
+                        slots=q.slots, speaker=q.speaker, to_assistant=q.to_assistant)
         if cfg.coverage and q.coverage:
             evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_source_id,
                               decay=cfg.coverage_decay)

@@ -40,6 +40,10 @@ class RetrievalConfig:
     # A question that names one speaker of a two-person chat: the other speaker's words count
     # half (in LoCoMo, 96% of such questions' evidence is the named speaker's own turns).
     other_speaker_penalty: float = 0.5
+    # A question that does not ask what the assistant said ("you recommended …", "our previous
+    # chat") is about the user's life, which is in the user's own words: the assistant's turns
+    # count half (set a priori, as other_speaker_penalty; 1 = alike; docs/benchmarks.md).
+    assistant_penalty: float = 0.5
     # Questions about what holds now or lately (a "near" cue, or present tense with no window
     # or one holding the question date): among directly hit items with confidence ≥
     # recency_band × the best one's, in the first recency_pool, the latest said ranks first

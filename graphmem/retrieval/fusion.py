@@ -205,7 +205,8 @@ def chains_in_pool(candidates: dict[str, Candidate], details: list[dict[str, Any
 def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent: TemporalIntent,
          cfg: RetrievalConfig,
          near_duplicates: Callable[[list[str]], set[frozenset[str]]] | None = None,
-         slots: Sequence[str] = (), speaker: str | None = None) -> list[Evidence]:
+         slots: Sequence[str] = (), speaker: str | None = None,
+         to_assistant: bool = True) -> list[Evidence]:
     present = intent.about_present and intent.window is None
     chain_turns: set[str] = set()
     if present and not slots and cfg.recency_pool:
@@ -227,6 +228,8 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
             d["status"] = "stale"
         if speaker is not None and d.get("speaker") not in (None, speaker):
             d["density"] *= cfg.other_speaker_penalty  # the question is about the other one
+        if not to_assistant and d.get("role") == "assistant":
+            d["density"] *= cfg.assistant_penalty  # the user's life is in the user's words
         rows.append(d)
     rows.sort(key=lambda r: (-r["density"], r["best_rank"], -r["direct_score"], r["id"]))
     pairs: set[frozenset[str]] = set()

@@ -93,6 +93,7 @@ class QueryAnalysis:
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
     speaker: str | None = None  # the one speaker of the user's chats the question names
     coverage: bool = False  # it aggregates or compares across sessions (retrieval/coverage.py)
+    to_assistant: bool = False  # it asks what the assistant said ("you recommended", "our chat")
 
 
 def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
@@ -152,6 +153,22 @@ def entity_mentions(question: str) -> list[str]:
     return found
 
 
+# A question about the assistant's own words: what "you" said, gave or made, or "our previous
+# conversation". A request alone ("can you remind me …", "any tips?") is not one.
+_TO_ASSISTANT = re.compile(
+    r"\b(?:our|the) (?:previous|last|earlier|past|recent|other) (?:conversation|chat|discussion|"
+    r"session|exchange)s?\b|\byou (?:had |have |previously |earlier |once |just )?(?:said|told|"
+    r"mentioned|recommended|suggested|gave|provided|listed|explained|shared|wrote|described|"
+    r"advised|proposed|made|created|came up with|generated|offered|named|picked|chose|played)\b|"
+    r"\byour (?:previous |last |earlier )?(?:answer|response|reply|suggestion|recommendation|"
+    r"advice|list)s?\b|\bdid you (?:say|tell|recommend|suggest|mention|give|call|name|list|pick|"
+    r"choose|write|make|play)\b", re.IGNORECASE)
+
+
+def asks_the_assistant(question: str) -> bool:
+    return bool(_TO_ASSISTANT.search(question))
+
+
 def analyse(question: str, question_date: datetime | None = None) -> QueryAnalysis:
     when = question_date or datetime.now(UTC)
     if when.tzinfo is None:
@@ -159,4 +176,5 @@ def analyse(question: str, question_date: datetime | None = None) -> QueryAnalys
     keys = [t for t in terms(question) if t not in STOPWORDS]
     return QueryAnalysis(text=question, question_date=when, mentions=entity_mentions(question),
                          keys=keys or terms(question), intent=temporal_intent(question, when),
-                         slots=slot_predicates(question), coverage=wants_coverage(question))
+                         slots=slot_predicates(question), coverage=wants_coverage(question),
+                         to_assistant=asks_the_assistant(question))
