@@ -3,7 +3,8 @@
 // indexed (questions never search by them). Measured side by side in docs/benchmarks.md
 // ("Stemmed BM25"). The entity index keeps the standard analyser: names are not stemmed.
 // A user id made only of English stop words ("will") cannot scope a query inside these indexes;
-// the tunnels detect that (graphmem.lucene.scopes_user) and fetch without the Lucene limit.
+// the tunnels detect that (graphmem.lucene.scopes_user), fetch past the usual Lucene limit and
+// keep the user's rows by the exact user check.
 DROP INDEX turn_text IF EXISTS;
 CREATE FULLTEXT INDEX turn_text IF NOT EXISTS FOR (n:Turn) ON EACH [n.text, n.user_id]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'english', `fulltext.eventually_consistent`: false}};

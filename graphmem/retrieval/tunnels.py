@@ -85,8 +85,7 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     if lucene is None:
         return []
     rows = store.bm25_heads(graph, user_id, lucene, limit=_fulltext_limit(user_id, cfg),
-                            heads=_fetch(q, cfg),
-                            known_at=q.known_at)
+                            heads=_fetch(q, cfg), known_at=q.known_at)
     return _expand("bm25", rows, user_id, cfg, _coverage(q, cfg))
 
 
