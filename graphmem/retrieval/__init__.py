@@ -13,6 +13,7 @@ from ..embed import Embedder
 from ..entities import normalise_name
 from ..errors import InputError
 from ..knowledge import cutoff, decisions_known_at, known
+from ..lucene import terms
 from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
@@ -20,7 +21,7 @@ from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
-from .query import QueryAnalysis, analyse, named_speaker
+from .query import QueryAnalysis, analyse, named_speaker, speaker_names, without_names
 from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
@@ -94,7 +95,14 @@ class Retriever:
             embedding = _POOL.submit(self.embedder.embed_query, query)
         hits_by: dict[str, list[Hit]] = {}
         try:
-            q.speaker = self._named_speaker(user_id, query)
+            q.speaker, names = self._named_speaker(user_id, query)
+            unnamed = without_names(query, names) if names else query
+            if unnamed != query and terms(unnamed):
+                # the searches go by what is asked, not by whom (query.without_names)
+                q.speaker_names = names
+                if embedding is not None:
+                    embedding.cancel()
+                    embedding = _POOL.submit(self.embedder.embed_query, unnamed)
             timings["analyse"] = (time.perf_counter() - t0) * 1000
             for name in [n for n in cfg.tunnels if n not in _NEED_VECTOR]:
                 hits_by[name] = self._tunnel(name, user_id, q, cfg, timings)
@@ -140,12 +148,15 @@ class Retriever:
         finally:
             timings[name] = (time.perf_counter() - t1) * 1000
 
-    def _named_speaker(self, user_id: str, query: str) -> str | None:
+    def _named_speaker(self, user_id: str, query: str) -> tuple[str | None, list[str]]:
+        """The speaker the question names and the names it calls them by."""
         labels = store.speakers(self.graph, user_id)
         if len(labels) < 2:  # one speaker (or none) is never told apart
-            return None
-        return named_speaker(query, store.speaker_aliases(
-            self.graph, user_id, {s: normalise_name(s) for s in labels}, NAME_PREDICATE))
+            return None, []
+        aliases = store.speaker_aliases(self.graph, user_id, {s: normalise_name(s) for s in labels},
+                                        NAME_PREDICATE)
+        who = named_speaker(query, aliases)
+        return (who, speaker_names(query, who, aliases[who])) if who else (None, [])
 
     def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:

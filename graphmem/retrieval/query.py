@@ -92,8 +92,15 @@ class QueryAnalysis:
     embedding: list[float] | None = None
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
     speaker: str | None = None  # the one speaker of the user's chats the question names
+    # The names the question calls that speaker by ("Caroline", "Mel"): the lexical and dense
+    # searches leave them out (retrieval/__init__.py, tunnels.bm25_tunnel).
+    speaker_names: list[str] = field(default_factory=list)
     coverage: bool = False  # it aggregates or compares across sessions (retrieval/coverage.py)
     to_assistant: bool = False  # it asks what the assistant said ("you recommended", "our chat")
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(r"\b" + re.escape(name) + r"(?:['’]s)?\b")
 
 
 def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
@@ -102,9 +109,22 @@ def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
     if len(speakers) < 2:
         return None
     named = [who for who, aliases in speakers.items()
-             if any(re.search(r"\b" + re.escape(n) + r"(?:['’]s)?\b", question)
-                    for n in (who, *aliases) if n)]
+             if any(_name_pattern(n).search(question) for n in (who, *aliases) if n)]
     return named[0] if len(named) == 1 else None
+
+
+def speaker_names(question: str, speaker: str, aliases: list[str]) -> list[str]:
+    """The names the question calls the speaker by (the label, or names the chat gave them)."""
+    return [n for n in dict.fromkeys((speaker, *aliases)) if n and _name_pattern(n).search(question)]
+
+
+def without_names(question: str, names: list[str]) -> str:
+    """The question with the names (and their possessive "'s") left out. A speaker's own words
+    rarely carry their name: where their name is said, it is mostly the other speaker talking
+    to them ("Hey Caroline!"), so a search by the name finds the wrong speaker's turns."""
+    for n in sorted(names, key=len, reverse=True):
+        question = _name_pattern(n).sub(" ", question)
+    return re.sub(r"\s+", " ", question).strip()
 
 
 _COUNTED_WEEKS = re.compile(r"\bweeks?\b|\bfortnight\b", re.IGNORECASE)

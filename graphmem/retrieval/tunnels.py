@@ -81,7 +81,10 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
 
 
 def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
-    lucene = user_scoped_query(" ".join(english_words(q.keys)), user_id)
+    # Not by the name of the speaker the question is about (query.without_names).
+    named = {w for n in q.speaker_names for w in terms(n)}
+    lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
+                               user_id)
     if lucene is None:
         return []
     rows = store.bm25_heads(graph, user_id, lucene, limit=_fulltext_limit(user_id, cfg),

@@ -80,3 +80,34 @@ def test_migration_0011_puts_the_speakers_of_stored_turns_on_the_user(graph, use
     assert speakers(graph, user_id) == []
     importlib.import_module("graphmem.schema.0011_user_speakers").migrate(graph)
     assert sorted(speakers(graph, user_id)) == ["Emi", "Jonas"]
+
+
+def test_a_question_about_a_person_searches_without_their_name(graph, user_id, minilm):
+    """Where a speaker's name is said, it is mostly the other speaker talking to them: the bm25
+    and dense searches of a question that names one speaker leave the name out."""
+    mem = Memory(graph, embedder=minilm)
+    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), _chat(
+        ("Jonas", "Kate? Kate, are you there?"),
+        ("Emi", "Hi, I'm Kate! Sorry, I was out."),
+        ("Emi", "My pottery class starts on Monday."),
+        ("Jonas", "Great, have fun."),
+    ))])])
+    with graph.session(read_only=True) as s:
+        by_name = {r["id"] for r in s.run(
+            "MATCH (n {user_id: $u}) WHERE (n:Turn OR n:MessagePiece) AND n.text CONTAINS 'there?'"
+            " RETURN n.id AS id", u=user_id)}
+    question = "When does Kate's pottery class start?"
+    for preset in ("bm25", "fused"):
+        res = mem.search_full(user_id, question, k=5, config=preset)
+        assert res.analysis.speaker == "Emi" and res.analysis.speaker_names == ["Kate"]
+        heads = {h.id for h in res.hits if h.tunnel == "bm25" and h.direct}
+        assert heads and by_name and not heads & by_name, preset
+        spoken = mem.turns(user_id, [res.evidence[0].turn_id])
+        assert "pottery" in res.evidence[0].text and spoken[0]["speaker"] == "Emi"
+    res = mem.search_full(user_id, question, k=5, config="dense")
+    assert res.analysis.embedding == pytest.approx(
+        minilm.embed_query("When does pottery class start?"))
+    # a question that is nothing but the name keeps it
+    res = mem.search_full(user_id, "Kate?", k=5, config="bm25")
+    assert res.analysis.speaker == "Emi" and res.analysis.speaker_names == []
+    assert res.hits

@@ -109,3 +109,23 @@ def test_no_bm25_head_was_said_after_the_question_date(graph, user_id):
     assert late and not [r for r in rows if r["turn_id"] in late]
     everything = store.bm25_heads(graph, user_id, lucene, limit=200, heads=20)
     assert {r["type"] for r in everything if r["turn_id"] in late} >= {"turn", "piece"}
+
+
+def test_the_user_clause_filters_and_does_not_score(graph, user_id):
+    """Scored, `+user_id:"…"` added one constant to every hit of the user (squeezing the
+    normalised scores the tunnel merges turns, pieces and facts by); with boost 0 a hit scores
+    what the words alone give it."""
+    mem = Memory(graph, embedder=FakeVectors())
+    mem.ingest([Transcript(user_id, [SessionRecord("s", datetime(2024, 1, 10, tzinfo=UTC), [
+        TurnRecord("user", "We booked the wedding venue in Porto."),
+        TurnRecord("user", "The florist for the wedding is my aunt.")])])])
+    rows = store.bm25_heads(graph, user_id, user_scoped_query("wedding venue", user_id),
+                            limit=200, heads=20)
+    turns = {r["id"]: r["score"] for r in rows if r["type"] == "turn"}
+    assert len(turns) == 2
+    with graph.session(read_only=True) as s:
+        words_only = {r["id"]: r["score"] for r in s.run(
+            "CALL db.index.fulltext.queryNodes('turn_text', 'text:wedding text:venue', "
+            "{limit: 100000}) YIELD node, score WHERE node.user_id = $u "
+            "RETURN node.id AS id, score", u=user_id)}
+    assert turns == pytest.approx({i: words_only[i] for i in turns})

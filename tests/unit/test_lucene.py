@@ -9,7 +9,7 @@ def test_special_characters_are_escaped():
 
 def test_query_is_scoped_and_has_only_words():
     q = user_scoped_query("MATCH (n) DETACH DELETE n; // \"}]) OR 1=1", "user-1")
-    assert q.startswith('+user_id:"user\\-1" +(')
+    assert q.startswith('+user_id:"user\\-1"^0 +(')
     assert "text:match" in q and "text:delete" in q
     assert user_scoped_query("?!* ()", "u") is None
 

@@ -51,3 +51,17 @@ def test_named_speaker():
     assert named_speaker("Did Caroline and Mel meet?", people) is None
     assert named_speaker("What did Melanies research?", people) is None
     assert named_speaker("What did Caroline research?", {"Caroline": []}) is None  # one speaker
+
+
+def test_the_names_a_question_calls_the_speaker_by():
+    from graphmem.retrieval.query import speaker_names, without_names
+
+    assert speaker_names("What did Mel say about Melanie's dog?", "Melanie", ["Mel"]) == [
+        "Melanie", "Mel"]
+    assert speaker_names("What did Caroline research?", "Caroline", ["Caro"]) == ["Caroline"]
+    assert speaker_names("What did Melanies research?", "Melanie", []) == []
+    assert without_names("What is Melanie's favourite book?", ["Melanie"]) == (
+        "What is favourite book?")
+    assert without_names("Did Mel tell Melanie’s sister?", ["Melanie", "Mel"]) == (
+        "Did tell sister?")
+    assert without_names("Why did Camelia go?", ["Mel"]) == "Why did Camelia go?"  # whole words
