@@ -88,22 +88,22 @@ class Retriever:
                            mentioned_at=utc_native(d["mentioned_at"]))
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
-        # The query embedding (the model, outside the GIL) runs beside the queries that do not
-        # need it: the speakers and the bm25 tunnel, in this thread's transaction.
+        # Whom the question names comes first (one or two small queries): the searches go by what
+        # is asked, not by whom (query.without_names), so the embedding is of the question
+        # without that name. The embedding (the model, outside the GIL) then runs beside the
+        # queries that do not need it: the bm25 tunnel, in this thread's transaction.
+        q.speaker, names = self._named_speaker(user_id, query)
+        unnamed = without_names(query, names) if names else query
+        if unnamed != query and terms(unnamed):
+            q.speaker_names = names
+        else:
+            unnamed = query
+        timings["analyse"] = (time.perf_counter() - t0) * 1000
         embedding = None
         if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
-            embedding = _POOL.submit(self.embedder.embed_query, query)
+            embedding = _POOL.submit(self.embedder.embed_query, unnamed)
         hits_by: dict[str, list[Hit]] = {}
         try:
-            q.speaker, names = self._named_speaker(user_id, query)
-            unnamed = without_names(query, names) if names else query
-            if unnamed != query and terms(unnamed):
-                # the searches go by what is asked, not by whom (query.without_names)
-                q.speaker_names = names
-                if embedding is not None:
-                    embedding.cancel()
-                    embedding = _POOL.submit(self.embedder.embed_query, unnamed)
-            timings["analyse"] = (time.perf_counter() - t0) * 1000
             for name in [n for n in cfg.tunnels if n not in _NEED_VECTOR]:
                 hits_by[name] = self._tunnel(name, user_id, q, cfg, timings)
         except BaseException:
