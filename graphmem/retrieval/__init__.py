@@ -93,8 +93,8 @@ class Retriever:
         # without that name. The embedding (the model, outside the GIL) then runs beside the
         # queries that do not need it: the bm25 tunnel, in this thread's transaction.
         q.speaker, names = self._named_speaker(user_id, query)
-        unnamed = without_names(query, names) if names else query
-        if unnamed != query and terms(unnamed):
+        unnamed = without_names(query, names) if names else ""
+        if terms(unnamed):
             q.speaker_names = names
         else:
             unnamed = query

@@ -108,8 +108,7 @@ def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
     the label or by a name the conversation gave them): "What did Caroline research?"."""
     if len(speakers) < 2:
         return None
-    named = [who for who, aliases in speakers.items()
-             if any(_name_pattern(n).search(question) for n in (who, *aliases) if n)]
+    named = [who for who, aliases in speakers.items() if speaker_names(question, who, aliases)]
     return named[0] if len(named) == 1 else None
 
 
