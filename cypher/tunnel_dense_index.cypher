@@ -1,21 +1,24 @@
 // Dense tunnel through the vector indexes, filtered inside the index to one user and to what was
-// mentioned by $known_at (Cypher 25 SEARCH on indexes created WITH [n.user_id, n.mentioned_at],
-// migration 0008; without a question date $known_at is the end of time): the user's k nearest
-// nodes however many other users share the database. A turn scores by its best part, its own
-// vector or one of its embedded pieces, as in the exact scan (tunnel_dense); scores are
-// recomputed with the function the exact scan uses, so both return the same scale.
+// mentioned between $since and $known_at (Cypher 25 SEARCH on indexes created WITH [n.user_id,
+// n.mentioned_at], migration 0008; without a question date $known_at is the end of time, without
+// a time window $since is its start): the user's k nearest nodes however many other users share
+// the database. A turn scores by its best part, its own vector or one of its embedded pieces, as
+// in the exact scan (tunnel_dense); scores are recomputed with the function the exact scan uses,
+// so both return the same scale.
 CYPHER 25
 CALL () {
   CALL () {
     MATCH (t:Turn)
       SEARCH t IN (VECTOR INDEX turn_embedding FOR $vector
-                   WHERE t.user_id = $user_id AND t.mentioned_at <= $known_at LIMIT $heads)
+                   WHERE t.user_id = $user_id AND t.mentioned_at <= $known_at
+                   AND t.mentioned_at >= $since LIMIT $heads)
     WITH t WHERE t.user_id = $user_id
     RETURN t, vector.similarity.cosine(t.embedding, $vector) AS score
     UNION ALL
     MATCH (p:MessagePiece)
       SEARCH p IN (VECTOR INDEX piece_embedding FOR $vector
-                   WHERE p.user_id = $user_id AND p.mentioned_at <= $known_at LIMIT $heads)
+                   WHERE p.user_id = $user_id AND p.mentioned_at <= $known_at
+                   AND p.mentioned_at >= $since LIMIT $heads)
     WITH p WHERE p.user_id = $user_id
     MATCH (t:Turn {id: p.turn_id, user_id: $user_id})
     RETURN t, vector.similarity.cosine(p.embedding, $vector) AS score
@@ -28,7 +31,8 @@ CALL () {
   UNION ALL
   MATCH (f:FactEvent)
     SEARCH f IN (VECTOR INDEX fact_embedding FOR $vector
-                 WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at LIMIT $heads)
+                 WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at
+                   AND f.mentioned_at >= $since LIMIT $heads)
   WITH f WHERE f.user_id = $user_id
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   WHERE score >= $min_cosine

@@ -89,15 +89,16 @@ class Retriever:
                   for d, s in ranking[:k]]
             return SearchResult(ev, [d["source_id"] for d, _ in ranking], q, [], timings)
         # Whom the question names comes first (one or two small queries): the searches go by what
-        # is asked, not by whom (query.without_names), so the embedding is of the question
-        # without that name. The embedding (the model, outside the GIL) then runs beside the
-        # queries that do not need it: the bm25 tunnel, in this thread's transaction.
+        # is asked, not by whom (query.without_names) nor by a time phrase its window stands for
+        # (query.without_time), so the embedding is of the question's topic without that name.
+        # The embedding (the model, outside the GIL) then runs beside the queries that do not
+        # need it: the bm25 tunnel, in this thread's transaction.
         q.speaker, names = self._named_speaker(user_id, query)
-        unnamed = without_names(query, names) if names else ""
-        if terms(unnamed):
+        unnamed = without_names(q.topic, names) if names else q.topic
+        if names and terms(unnamed):
             q.speaker_names = names
-        else:
-            unnamed = query
+        elif names:
+            unnamed = q.topic
         timings["analyse"] = (time.perf_counter() - t0) * 1000
         embedding = None
         if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):

@@ -52,6 +52,11 @@ class RetrievalConfig:
     recency_band: float = 0.5
     recency_pool: int = 10
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
+    # A question with a time window W that leaves out part of the past ("four weeks ago", "last
+    # Tuesday", "in March"): the dense tunnel also searches what was said within W (the vector
+    # index filters by time); what the whole search missed joins as derived hits
+    # (tunnels.dense_tunnel), for the time bonus β to weigh.
+    window_search: bool = True
     # Questions that aggregate or compare across sessions (retrieval/coverage.py): each further
     # item of one session weighs this much less than the one before, and the bm25 and dense
     # tunnels fetch coverage_pool × heads candidates to spread their heads over. Set a priori (a
@@ -67,7 +72,8 @@ class RetrievalConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-PAPER = RetrievalConfig(name="paper")  # the published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10
+# The published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10; W only as the time bonus β.
+PAPER = RetrievalConfig(name="paper", window_search=False)
 
 # Tuned on the development data (LongMemEval-S dev half, LoCoMo): with MiniLM the dense tunnel is
 # as reliable as BM25, so its hits earn strong masses; the graph tunnel over the offline

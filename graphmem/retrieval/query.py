@@ -79,12 +79,17 @@ class TemporalIntent:
     now_in_window: bool = False  # W holds the question date ("this year", "this month")
     cues: list[str] = field(default_factory=list)
     vague: bool = False
+    # Where the resolved cues that lie wholly before the question date are (query.without_time).
+    spans: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass
 class QueryAnalysis:
     text: str
     question_date: datetime
+    # The question without the time phrases its window W stands for ("four weeks ago", "last
+    # Tuesday"): what the keys and the embedding are made of (query.without_time).
+    topic: str
     mentions: list[str]
     keys: list[str]
     intent: TemporalIntent
@@ -133,10 +138,12 @@ _HALF_WEEK = timedelta(days=3)
 def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
     intent = TemporalIntent()
     starts, ends = [], []
-    for _s, _e, phrase in find_time_expressions(question):
+    for at, until, phrase in find_time_expressions(question):
         resolved = resolve_time_expression(phrase, question_date)
         intent.cues.append(phrase)
         if resolved.resolved and resolved.start and resolved.end:
+            if resolved.end <= question_date:  # wholly past: said then, it was worded otherwise
+                intent.spans.append((at, until))
             start, end = resolved.start, resolved.end
             if resolved.granularity == "day" and _COUNTED_WEEKS.search(phrase):
                 # "two weeks ago" names a day as people count it; a question about it allows
@@ -161,6 +168,27 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
     intent.about_present = bool(_PRESENT.search(question)) or (
         (intent.window is None or intent.now_in_window) and not _PAST.search(question))
     return intent
+
+
+# Calendar names: they mean the same on any day, so what was said then may name them too.
+_CALENDAR = re.compile(
+    r"\b(?:\d+(?:st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
+    r"july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|spring|summer|autumn|fall|winter|christmas|"
+    r"easter|thanksgiving|halloween|hanukkah|diwali|valentine['’]?s?(?: day)?|"
+    r"new year['’]?s?(?: eve| day)?)\b", re.IGNORECASE)
+
+
+def without_time(question: str, spans: list[tuple[int, int]]) -> str:
+    """The question with the time phrases at `spans` left out but for their calendar names
+    ("four weeks ago" → "", "last Thursday" → "Thursday", "in March" → "March"). A phrase that
+    points back from the question date is searched as the window W (the time bonus, the dense
+    tunnel's window heads): what was said then called that time "today" or "this week", and as
+    words "weeks ago" or "last week" would find turns about other weeks."""
+    for at, until in sorted(spans, reverse=True):
+        kept = " ".join(m.group(0) for m in _CALENDAR.finditer(question[at:until]))
+        question = question[:at] + " " + kept + " " + question[until:]
+    return re.sub(r"\s+", " ", question).strip()
 
 
 def entity_mentions(question: str) -> list[str]:
@@ -192,8 +220,14 @@ def analyse(question: str, question_date: datetime | None = None) -> QueryAnalys
     when = question_date or datetime.now(UTC)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
-    keys = [t for t in terms(question) if t not in STOPWORDS]
-    return QueryAnalysis(text=question, question_date=when, mentions=entity_mentions(question),
-                         keys=keys or terms(question), intent=temporal_intent(question, when),
+    intent = temporal_intent(question, when)
+    topic = without_time(question, intent.spans)
+    keys = [t for t in terms(topic) if t not in STOPWORDS]
+    if not keys:  # nothing but the time ("what did I do last week?"): its words are the topic
+        topic = question
+        keys = [t for t in terms(question) if t not in STOPWORDS]
+    return QueryAnalysis(text=question, question_date=when, topic=topic,
+                         mentions=entity_mentions(question), keys=keys or terms(question),
+                         intent=intent,
                          slots=slot_predicates(question), coverage=wants_coverage(question),
                          to_assistant=asks_the_assistant(question))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from ..db import Graph
 from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
@@ -53,10 +54,10 @@ def _fetch(q: QueryAnalysis, cfg: RetrievalConfig) -> int:
 
 
 def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
-            coverage: bool = False) -> list[Hit]:
+            coverage: bool = False, head: str = "", direct: bool = True) -> list[Hit]:
     """Heads are the best rows across types (scores normalised per type), spread across sessions
-    for a coverage question; each head is a direct hit and brings its parent turn (piece, fact) or
-    its neighbour turns (turn) as derived hits."""
+    for a coverage question; each head is a direct hit (unless `direct` is false) and brings its
+    parent turn (piece, fact) or its neighbour turns (turn) as derived hits."""
     best: dict[str, float] = {}
     for r in rows:
         best[r["type"]] = max(best.get(r["type"], 0.0), r["score"] or 0.0)
@@ -69,14 +70,14 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
     heads = heads[: cfg.heads]
     hits: list[Hit] = []
     for rank, r in enumerate(heads):
-        head = f"{tunnel}:{r['type']}:{r['id']}"
-        hits.append(Hit(tunnel, head, r["id"], r["type"], True, rank, r["score"] or 0.0))
+        name = f"{tunnel}:{head + ':' if head else ''}{r['type']}:{r['id']}"
+        hits.append(Hit(tunnel, name, r["id"], r["type"], direct, rank, r["score"] or 0.0))
         if r["type"] in ("piece", "fact") and r["turn_id"]:
-            hits.append(Hit(tunnel, head, r["turn_id"], "turn", False, rank, r["score"] or 0.0))
+            hits.append(Hit(tunnel, name, r["turn_id"], "turn", False, rank, r["score"] or 0.0))
         if r["type"] == "turn":
             for nid in _neighbour_turns(user_id, r["session_source_id"], r["idx"],
                                         cfg.turn_window):
-                hits.append(Hit(tunnel, head, nid, "turn", False, rank, r["score"] or 0.0))
+                hits.append(Hit(tunnel, name, nid, "turn", False, rank, r["score"] or 0.0))
     return hits
 
 
@@ -97,7 +98,32 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
         return []
     rows = store.dense_heads(graph, user_id, q.embedding, heads=_fetch(q, cfg),
                              min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
-    return _expand("dense", rows, user_id, cfg, _coverage(q, cfg))
+    hits = _expand("dense", rows, user_id, cfg, _coverage(q, cfg))
+    window = _search_window(q) if cfg.window_search else None
+    if window is None:
+        return hits
+    # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was said
+    # then join as candidates, so the time bonus has them to weigh even when what the user said
+    # then is worded unlike the question ("signed my first client" for "a business milestone").
+    # They come as derived hits (the search found them by the window, not by the words), so
+    # they lift what the whole search found no more than a neighbour turn does.
+    found = {h.id for h in hits if h.direct}
+    in_window = [r for r in store.dense_heads(graph, user_id, q.embedding, heads=_fetch(q, cfg),
+                                              min_cosine=cfg.dense_min_cosine, since=window[0],
+                                              known_at=window[1])
+                 if r["id"] not in found]
+    return hits + _expand("dense", in_window, user_id, cfg, _coverage(q, cfg), head="window",
+                          direct=False)
+
+
+def _search_window(q: QueryAnalysis) -> tuple[datetime, datetime] | None:
+    """The question's time window W cut at the question date, when it leaves out part of the
+    past (not "this year", which reaches now, and nothing wholly after the question date)."""
+    w = q.intent.window
+    if w is None or q.intent.now_in_window:
+        return None
+    end = min(w[1], q.known_at) if q.known_at is not None else w[1]
+    return (w[0], end) if w[0] < end else None
 
 
 def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:

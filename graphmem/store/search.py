@@ -24,6 +24,7 @@ _FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionar
 FILTER_PROPERTIES = ("user_id", "mentioned_at")  # what the SEARCH ... WHERE of the tunnel names
 INDEXES = 3  # turn, piece and fact embeddings
 END_OF_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)  # "no question date" in the index
+START_OF_TIME = datetime(1, 1, 1, tzinfo=UTC)  # "no window start" in the index
 
 
 def vector_index_filters(graph: Graph) -> bool:
@@ -46,16 +47,17 @@ def forget_vector_index_probe(graph: Graph) -> None:
 
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                 min_cosine: float, known_at: datetime | None = None,
-                exact: bool = False) -> list[dict[str, Any]]:
+                since: datetime | None = None, exact: bool = False) -> list[dict[str, Any]]:
     """The user's nearest turns (each scored by its best part: itself or an embedded piece) and
-    facts, nothing mentioned after `known_at` (a question date): by the vector indexes filtered on
-    user and time where the server has them, by the exact scan otherwise (or when `exact`); both
-    score with Neo4j's cosine."""
+    facts, nothing mentioned after `known_at` (a question date) or before `since` (the start of
+    a question's time window): by the vector indexes filtered on user and time where the server
+    has them, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine."""
     if exact or not vector_index_filters(graph):
         return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
-                          min_cosine=min_cosine, known_at=known_at)
+                          min_cosine=min_cosine, known_at=known_at, since=since)
     return graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
-                      min_cosine=min_cosine, known_at=known_at or END_OF_TIME)
+                      min_cosine=min_cosine, known_at=known_at or END_OF_TIME,
+                      since=since or START_OF_TIME)
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
