@@ -11,14 +11,14 @@ CALL () {
     MATCH (t:Turn)
       SEARCH t IN (VECTOR INDEX turn_embedding FOR $vector
                    WHERE t.user_id = $user_id AND t.mentioned_at <= $known_at
-                   AND t.mentioned_at >= $since LIMIT $heads)
+                   AND t.mentioned_at >= $since LIMIT $fetch)
     WITH t WHERE t.user_id = $user_id
     RETURN t, vector.similarity.cosine(t.embedding, $vector) AS score
     UNION ALL
     MATCH (p:MessagePiece)
       SEARCH p IN (VECTOR INDEX piece_embedding FOR $vector
                    WHERE p.user_id = $user_id AND p.mentioned_at <= $known_at
-                   AND p.mentioned_at >= $since LIMIT $heads)
+                   AND p.mentioned_at >= $since LIMIT $fetch)
     WITH p WHERE p.user_id = $user_id
     MATCH (t:Turn {id: p.turn_id, user_id: $user_id})
     RETURN t, vector.similarity.cosine(p.embedding, $vector) AS score
@@ -32,7 +32,7 @@ CALL () {
   MATCH (f:FactEvent)
     SEARCH f IN (VECTOR INDEX fact_embedding FOR $vector
                  WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at
-                   AND f.mentioned_at >= $since LIMIT $heads)
+                   AND f.mentioned_at >= $since LIMIT $fetch)
   WITH f WHERE f.user_id = $user_id
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   WHERE score >= $min_cosine

@@ -21,7 +21,7 @@ from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
-from .query import QueryAnalysis, analyse, named_speaker, speaker_names, without_names
+from .query import QueryAnalysis, analyse, named_speaker, speakers_named, without_names
 from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
@@ -150,14 +150,18 @@ class Retriever:
             timings[name] = (time.perf_counter() - t1) * 1000
 
     def _named_speaker(self, user_id: str, query: str) -> tuple[str | None, list[str]]:
-        """The speaker the question names and the names it calls them by."""
+        """The speaker the question is about (it names one of two or more) and the names it
+        calls the speakers it names by."""
         labels = store.speakers(self.graph, user_id)
         if len(labels) < 2:  # one speaker (or none) is never told apart
             return None, []
         aliases = store.speaker_aliases(self.graph, user_id, {s: normalise_name(s) for s in labels},
                                         NAME_PREDICATE)
-        who = named_speaker(query, aliases)
-        return (who, speaker_names(query, who, aliases[who])) if who else (None, [])
+        # The names of every speaker the question names leave the search (two named speakers
+        # address each other by name as much as one); only a question that names one speaker is
+        # about that one.
+        names = [n for found in speakers_named(query, aliases).values() for n in found]
+        return named_speaker(query, aliases), names
 
     def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:

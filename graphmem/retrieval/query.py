@@ -108,13 +108,18 @@ def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"\b" + re.escape(name) + r"(?:['’]s)?\b")
 
 
+def speakers_named(question: str, speakers: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The speakers the question names, each with the names it calls them by (the label, or
+    names the conversation gave them)."""
+    return {who: found for who, aliases in speakers.items()
+            if (found := speaker_names(question, who, aliases))}
+
+
 def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
     """The speaker a question is about, when it names exactly one of two or more speakers (by
     the label or by a name the conversation gave them): "What did Caroline research?"."""
-    if len(speakers) < 2:
-        return None
-    named = [who for who, aliases in speakers.items() if speaker_names(question, who, aliases)]
-    return named[0] if len(named) == 1 else None
+    named = speakers_named(question, speakers) if len(speakers) >= 2 else {}
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def speaker_names(question: str, speaker: str, aliases: list[str]) -> list[str]:

@@ -57,10 +57,14 @@ def test_a_question_about_a_person_prefers_their_own_words(graph, user_id, minil
         assert spoken and spoken[0]["speaker"] == who, (question, top_turns[0].text)
 
 
-def test_both_speakers_named_prefers_neither(graph, user_id, minilm):
+def test_both_speakers_named_prefers_neither_and_searches_without_both_names(graph, user_id,
+                                                                             minilm):
     mem = _memory(graph, user_id, minilm)
     res = mem.search_full(user_id, "Did Kate and Jonas both take a pottery class?", k=5)
     assert res.analysis.speaker is None
+    assert sorted(res.analysis.speaker_names) == ["Jonas", "Kate"]
+    assert res.analysis.embedding == pytest.approx(
+        minilm.embed_query("Did and both take a pottery class?"))
 
 
 def test_live_appends_add_their_speakers_once(graph, user_id, minilm):

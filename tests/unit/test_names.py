@@ -4,7 +4,7 @@ import pytest
 
 from graphmem.extract import OfflineExtractor
 from graphmem.extract.names import addressed_name
-from graphmem.retrieval.query import named_speaker
+from graphmem.retrieval.query import named_speaker, speakers_named
 
 
 def _names(text):
@@ -65,3 +65,11 @@ def test_the_names_a_question_calls_the_speaker_by():
     assert without_names("Did Mel tell Melanie’s sister?", ["Melanie", "Mel"]) == (
         "Did tell sister?")
     assert without_names("Why did Camelia go?", ["Mel"]) == "Why did Camelia go?"  # whole words
+
+
+def test_speakers_named_gives_every_named_speaker_with_their_names():
+    people = {"Caroline": [], "Melanie": ["Mel"]}
+    assert speakers_named("Did Caroline and Mel meet?", people) == {"Caroline": ["Caroline"],
+                                                                     "Melanie": ["Mel"]}
+    assert speakers_named("What did Caroline research?", people) == {"Caroline": ["Caroline"]}
+    assert speakers_named("What did they research?", people) == {}
