@@ -13,7 +13,6 @@ from ..embed import Embedder
 from ..entities import normalise_name
 from ..errors import InputError
 from ..knowledge import cutoff, decisions_known_at, known
-from ..lucene import terms
 from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
@@ -21,7 +20,7 @@ from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
-from .query import QueryAnalysis, analyse, named_speaker, speakers_named, without_names
+from .query import QueryAnalysis, analyse, leave_out_names, named_speaker, speakers_named
 from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
@@ -94,11 +93,7 @@ class Retriever:
         # The embedding (the model, outside the GIL) then runs beside the queries that do not
         # need it: the bm25 tunnel, in this thread's transaction.
         q.speaker, names = self._named_speaker(user_id, query)
-        unnamed = without_names(q.topic, names) if names else q.topic
-        if names and terms(unnamed):
-            q.speaker_names = names
-        elif names:
-            unnamed = q.topic
+        unnamed = leave_out_names(q, names)
         timings["analyse"] = (time.perf_counter() - t0) * 1000
         embedding = None
         if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):

@@ -54,7 +54,7 @@ class RetrievalConfig:
     in_process_bm25: bool = False  # the rank-bm25 baseline instead of the tunnels
     # A question with a time window W that leaves out part of the past ("four weeks ago", "last
     # Tuesday", "in March"): the dense tunnel also searches what was said within W (the vector
-    # index filters by time); what the whole search missed joins as derived hits
+    # index filters by time); what its direct heads missed joins as derived hits
     # (tunnels.dense_tunnel), for the time bonus β to weigh.
     window_search: bool = True
     # Questions that aggregate or compare across sessions (retrieval/coverage.py): each further
@@ -72,7 +72,9 @@ class RetrievalConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-# The published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10; W only as the time bonus β.
+# The published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10; W only as the time bonus β, no window
+# search. (Query analysis is shared by every preset: a time phrase W stands for leaves the keys and
+# the embedding here too, query.without_time.)
 PAPER = RetrievalConfig(name="paper", window_search=False)
 
 # Tuned on the development data (LongMemEval-S dev half, LoCoMo): with MiniLM the dense tunnel is

@@ -97,8 +97,8 @@ class QueryAnalysis:
     embedding: list[float] | None = None
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
     speaker: str | None = None  # the one speaker of the user's chats the question names
-    # The names the question calls that speaker by ("Caroline", "Mel"): the lexical and dense
-    # searches leave them out (retrieval/__init__.py, tunnels.bm25_tunnel).
+    # The names the question calls the speakers it names by ("Caroline", "Mel"): the lexical and
+    # dense searches leave them out (query.leave_out_names, tunnels.bm25_tunnel).
     speaker_names: list[str] = field(default_factory=list)
     coverage: bool = False  # it aggregates or compares across sessions (retrieval/coverage.py)
     to_assistant: bool = False  # it asks what the assistant said ("you recommended", "our chat")
@@ -125,6 +125,30 @@ def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
 def speaker_names(question: str, speaker: str, aliases: list[str]) -> list[str]:
     """The names the question calls the speaker by (the label, or names the chat gave them)."""
     return [n for n in dict.fromkeys((speaker, *aliases)) if n and _name_pattern(n).search(question)]
+
+
+def content_words(text: str) -> list[str]:
+    """The words of a text that a search goes by: its terms that are not stop words."""
+    return [t for t in terms(text) if t not in STOPWORDS]
+
+
+def leave_out_names(q: QueryAnalysis, names: list[str]) -> str:
+    """What the question is searched by once the speakers' `names` leave it (query.without_names),
+    recorded on `q` (speaker_names, and topic and keys when they change): its topic without the
+    names; where that leaves no word to search by ("What did Caroline do last week?"), the whole
+    question without the names ("What did do last week?"); where nothing is left at all, the
+    question as asked, names and all."""
+    if not names:
+        return q.topic
+    for text in (q.topic, q.text):
+        unnamed = without_names(text, names)
+        if content_words(unnamed):
+            if text is not q.topic:
+                q.topic, q.keys = text, content_words(text)
+            q.speaker_names = names
+            return unnamed
+    q.topic, q.keys = q.text, content_words(q.text) or terms(q.text)
+    return q.text
 
 
 def without_names(question: str, names: list[str]) -> str:
@@ -175,13 +199,26 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
     return intent
 
 
-# Calendar names: they mean the same on any day, so what was said then may name them too.
+# Calendar names: they mean the same on any day, so what was said then may name them too. A
+# number stays only as a year, an ordinal, or a day beside a month name ("4 February"): in "3
+# weeks ago" it is a count.
+_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
 _CALENDAR = re.compile(
-    r"\b(?:\d+(?:st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
-    r"july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|"
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|spring|summer|autumn|fall|winter|christmas|"
-    r"easter|thanksgiving|halloween|hanukkah|diwali|valentine['’]?s?(?: day)?|"
-    r"new year['’]?s?(?: eve| day)?)\b", re.IGNORECASE)
+    r"\b(?:\d{4}|\d+(?:st|nd|rd|th)|" + _MONTH + r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"spring|summer|autumn|fall|winter|christmas(?: eve| day)?|easter|thanksgiving|halloween|"
+    r"hanukkah|diwali|(?:boxing|memorial|labou?r|independence) day|"
+    r"(?:valentine|mother|father)['’]?s?(?: day)?|new year['’]?s?(?: eve| day)?)\b", re.IGNORECASE)
+_HAS_MONTH = re.compile(r"\b(?:" + _MONTH + r")\b", re.IGNORECASE)
+
+
+def _calendar_names(phrase: str) -> str:
+    found = [(m.start(), m.group(0)) for m in _CALENDAR.finditer(phrase)]
+    if _HAS_MONTH.search(phrase):  # "4 February, 2023", "June 26"
+        taken = {at for at, _ in found}
+        found += [(m.start(), m.group(0)) for m in re.finditer(r"\b\d{1,2}\b", phrase)
+                  if m.start() not in taken]
+    return " ".join(word for _, word in sorted(found))
 
 
 def without_time(question: str, spans: list[tuple[int, int]]) -> str:
@@ -191,7 +228,7 @@ def without_time(question: str, spans: list[tuple[int, int]]) -> str:
     tunnel's window heads): what was said then called that time "today" or "this week", and as
     words "weeks ago" or "last week" would find turns about other weeks."""
     for at, until in sorted(spans, reverse=True):
-        kept = " ".join(m.group(0) for m in _CALENDAR.finditer(question[at:until]))
+        kept = _calendar_names(question[at:until])
         question = question[:at] + " " + kept + " " + question[until:]
     return re.sub(r"\s+", " ", question).strip()
 
@@ -227,10 +264,10 @@ def analyse(question: str, question_date: datetime | None = None) -> QueryAnalys
         when = when.replace(tzinfo=UTC)
     intent = temporal_intent(question, when)
     topic = without_time(question, intent.spans)
-    keys = [t for t in terms(topic) if t not in STOPWORDS]
+    keys = content_words(topic)
     if not keys:  # nothing but the time ("what did I do last week?"): its words are the topic
         topic = question
-        keys = [t for t in terms(question) if t not in STOPWORDS]
+        keys = content_words(question)
     return QueryAnalysis(text=question, question_date=when, topic=topic,
                          mentions=entity_mentions(question), keys=keys or terms(question),
                          intent=intent,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..db import Graph
 from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
 from ..models import stable_id
 from ..store import search as store
+from ..store.time import utc
 from .config import RetrievalConfig
 from .coverage import spread
 from .query import QueryAnalysis
@@ -33,6 +34,8 @@ def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | Non
     return [stable_id("turn", user_id, session_source_id, k)
             for k in range(max(1, idx - window), idx + window + 1) if k != idx]
 
+
+_INSTANT = timedelta(microseconds=1)
 
 # Candidates an English-analysed index returns for a user whose id it cannot scope by (all stop
 # words): the query then runs over every user and the exact user check keeps this one's.
@@ -82,7 +85,7 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
 
 
 def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
-    # Not by the name of the speaker the question is about (query.without_names).
+    # Not by the names of the speakers the question names (query.leave_out_names).
     named = {w for n in q.speaker_names for w in terms(n)}
     lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
                                user_id)
@@ -117,13 +120,15 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
 
 
 def _search_window(q: QueryAnalysis) -> tuple[datetime, datetime] | None:
-    """The question's time window W cut at the question date, when it leaves out part of the
-    past (not "this year", which reaches now, and nothing wholly after the question date)."""
+    """The question's time window W, in UTC, up to the question date and not including W's end
+    (the search filters `since <= mentioned_at <= until`), when W leaves out part of the past:
+    not "this year", which reaches now; nothing for a window wholly after the question date."""
     w = q.intent.window
     if w is None or q.intent.now_in_window:
         return None
-    end = min(w[1], q.known_at) if q.known_at is not None else w[1]
-    return (w[0], end) if w[0] < end else None
+    since = utc(w[0])
+    until = min(utc(w[1]) - _INSTANT, utc(q.known_at or q.question_date))
+    return (since, until) if since <= until else None
 
 
 def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:

@@ -1,10 +1,12 @@
 """A question's time phrase is searched as its window W, not as words."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from graphmem.retrieval.query import analyse, without_time
+from graphmem.retrieval.query import analyse, leave_out_names, without_time
+from graphmem.retrieval.tunnels import _search_window
 
 ASKED = datetime(2023, 3, 28, 20, 35, tzinfo=UTC)
 
@@ -62,3 +64,44 @@ def test_without_time_cuts_every_span_once():
     assert without_time(text, spans) == "Did I run or ?"
     assert without_time("Was it last Tuesday?", [(7, 19)]) == "Was it Tuesday ?"
     assert without_time(text, []) == text
+
+
+@pytest.mark.parametrize("question,topic", [
+    ("What did I buy 3 weeks ago?", "What did I buy ?"),  # a count, not a date
+    ("What did I buy in the past 3 weeks?", "What did I buy ?"),
+    ("What did I do on June 26, 2022?", "What did I do on June 26 2022 ?"),
+    ("What did I do on Boxing Day 2022?", "What did I do Boxing Day 2022 ?"),
+])
+def test_numbers_stay_only_as_dates(question, topic):
+    assert analyse(question, ASKED).topic == topic
+
+
+@pytest.mark.parametrize("question,searched,topic,left_out", [
+    # the topic without the name still has words
+    ("What did Caroline paint last week?", "What did paint ?",
+     "What did Caroline paint ?", ["Caroline"]),
+    # without name and time nothing is left: the time words come back
+    ("What did Caroline do last week?", "What did do last week?",
+     "What did Caroline do last week?", ["Caroline"]),
+    # nothing but names: the question as asked
+    ("What did Caroline say about Melanie?", "What did Caroline say about Melanie?",
+     "What did Caroline say about Melanie?", []),
+])
+def test_leaving_out_names_keeps_something_to_search(question, searched, topic, left_out):
+    q = analyse(question, ASKED)
+    names = ["Caroline", "Melanie"] if "Melanie" in question else ["Caroline"]
+    assert leave_out_names(q, names) == searched
+    assert q.topic == topic and q.speaker_names == left_out
+    assert q.keys
+
+
+def test_the_search_window_ends_before_its_end_and_at_the_question_date():
+    q = analyse("What did I buy yesterday?", datetime(2024, 4, 29, 10, tzinfo=UTC))
+    since, until = _search_window(q)
+    assert since == datetime(2024, 4, 28, tzinfo=UTC)
+    assert until < datetime(2024, 4, 29, tzinfo=UTC) <= until + timedelta(microseconds=1)
+    berlin = analyse("What did I buy last week?",
+                     datetime(2024, 4, 29, 10, tzinfo=ZoneInfo("Europe/Berlin")))
+    assert all(t.tzinfo == UTC for t in _search_window(berlin))  # fixed offset, as stored
+    assert _search_window(analyse("What will I buy next week?", ASKED)) is None  # not said yet
+    assert _search_window(analyse("What did I buy this year?", ASKED)) is None  # reaches now
