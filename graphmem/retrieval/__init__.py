@@ -20,7 +20,7 @@ from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
 from .fusion import accumulate, fuse
 from .inprocess import InProcessBM25
-from .query import QueryAnalysis, analyse, leave_out_names, named_speaker, speakers_named
+from .query import QueryAnalysis, analyse, leave_out_names, speaker_about, speakers_named
 from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
@@ -155,8 +155,8 @@ class Retriever:
         # The names of every speaker the question names leave the search (two named speakers
         # address each other by name as much as one); only a question that names one speaker is
         # about that one.
-        names = [n for found in speakers_named(query, aliases).values() for n in found]
-        return named_speaker(query, aliases), names
+        named = speakers_named(query, aliases)
+        return speaker_about(named), [n for found in named.values() for n in found]
 
     def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:

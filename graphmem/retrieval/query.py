@@ -115,11 +115,15 @@ def speakers_named(question: str, speakers: dict[str, list[str]]) -> dict[str, l
             if (found := speaker_names(question, who, aliases))}
 
 
+def speaker_about(named: dict[str, list[str]]) -> str | None:
+    """Of the speakers a question names (speakers_named), the one it is about: the only one."""
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
     """The speaker a question is about, when it names exactly one of two or more speakers (by
     the label or by a name the conversation gave them): "What did Caroline research?"."""
-    named = speakers_named(question, speakers) if len(speakers) >= 2 else {}
-    return next(iter(named)) if len(named) == 1 else None
+    return speaker_about(speakers_named(question, speakers)) if len(speakers) >= 2 else None
 
 
 def speaker_names(question: str, speaker: str, aliases: list[str]) -> list[str]:
