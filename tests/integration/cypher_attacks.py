@@ -270,7 +270,6 @@ HONEST = [
     "MATCH (u:User {user_id: $user_id})-[:HAS_SESSION]->(s)-[:HAS_TURN]->(t) "
     "RETURN s.source_id, count(t) AS n",
     "MATCH (f:FactEvent {user_id: $user_id})-[:HAS_ROLE]->(e:Entity) RETURN e.name, count(f) AS n",
-    "MATCH (n) WHERE n.user_id = $user_id RETURN labels(n)[0] AS label, count(*) AS n",
     "MATCH (f:FactEvent {user_id: $user_id})-[r:SUPERSEDES]->(g) RETURN f.text, g.text, r.at",
     "MATCH (t:Turn {user_id: $user_id})-[:NEXT*1..2]->(n) RETURN t.source_id, n.source_id",
     "MATCH (e:Entity {user_id: $user_id}) RETURN e.name, e.aliases ORDER BY e.name",
@@ -319,6 +318,60 @@ WRITES = [
     "EXPLAIN MATCH (t:Turn {user_id: $user_id}) SET t.text = 'owned'",
     "CYPHER runtime=slotted MATCH (t:Turn {user_id: $user_id}) SET t.text = 'owned'",
     "FINISH",
+]
+
+# Oracles (the second probe): a seek or a range on another user's constant first, then plain
+# expansions, then the `$user_id` filter. Each answers a yes/no question about the victim through
+# time (the expansion runs over the victim's subgraph into the time limit) or through an error.
+# `{victim}` is the victim's user id; `$lo`/`$hi` are set by the caller. They must all be refused
+# or answer the same, in the same time class, whether the victim is there or not.
+_WALK = "-[*1..12]-(y) WHERE y.user_id = $user_id RETURN count(*) AS n"
+ORACLES = [
+    # another user's entity by name
+    "MATCH (e:Entity {{user_id: '{victim}', norm_name: 'denver'}})" + _WALK,
+    "MATCH (e:Entity {{norm_name: 'denver', user_id: '{victim}'}})" + _WALK,
+    "MATCH (e:Entity) WHERE e.user_id = '{victim}' AND e.norm_name = 'denver' MATCH (e)" + _WALK,
+    # whether a user exists
+    "MATCH (u:User {{user_id: '{victim}'}})" + _WALK,
+    "MATCH (u:User {{id: '{victim}'}})" + _WALK,
+    "MATCH (s:Session {{user_id: '{victim}'}})" + _WALK,
+    # fact slots, values and statuses
+    "MATCH (f:FactEvent {{user_id: '{victim}', slot: 'user|lives_in'}})" + _WALK,
+    "MATCH (f:FactEvent {{user_id: '{victim}', status: 'superseded'}})" + _WALK,
+    "MATCH (f:FactEvent) WHERE f.value = 'Portland' MATCH (f)" + _WALK,
+    # source turn ids
+    "MATCH (t:Turn {{user_id: '{victim}', source_id: 's1_1'}})" + _WALK,
+    "MATCH (t:Turn) WHERE t.source_id = 's1_1' MATCH (t)" + _WALK,
+    # session date ranges
+    "MATCH (s:Session) WHERE s.user_id = '{victim}' AND s.started_at >= datetime('2024-01-01') "
+    "AND s.started_at < datetime('2024-02-01') MATCH (s)" + _WALK,
+    # name ranges
+    "MATCH (e:Entity) WHERE e.user_id = '{victim}' AND e.norm_name >= 'd' AND e.norm_name < 'e' "
+    "MATCH (e)" + _WALK,
+    "MATCH (e:Entity) WHERE e.norm_name STARTS WITH 'den' MATCH (e)" + _WALK,
+    "MATCH (e:Entity) WHERE e.norm_name ENDS WITH 'ver' MATCH (e)" + _WALK,
+    "MATCH (e:Entity) WHERE e.norm_name CONTAINS 'enve' MATCH (e)" + _WALK,
+    # IN lists
+    "MATCH (e:Entity) WHERE e.user_id IN ['{victim}', $user_id] AND e.norm_name IN ['denver'] "
+    "MATCH (e)" + _WALK,
+    "MATCH (e:Entity) WHERE e.user_id IN ['{victim}'] MATCH (e)" + _WALK,
+    # the binary search on slots that recovered a dog's name
+    "MATCH (f:FactEvent) WHERE f.slot >= $lo AND f.slot < $hi MATCH (f)" + _WALK,
+    "MATCH (f:FactEvent) WHERE f.user_id = '{victim}' AND f.slot >= $lo AND f.slot < $hi "
+    "MATCH (f)" + _WALK,
+    # relationship scans and ids
+    "MATCH ()-[r:SUPERSEDES]->(g) WHERE r.at IS NOT NULL MATCH (g)" + _WALK,
+    "MATCH (x) WHERE elementId(x) = $lo MATCH (x)" + _WALK,
+    # errors instead of time: evaluated on the victim's row before the anchor
+    "MATCH (e:Entity {{user_id: '{victim}', norm_name: 'denver'}}), (t:Turn {{user_id: $user_id}}) "
+    "RETURN count(t) / (size(e.name) - 6) AS n",
+    "MATCH (e:Entity {{user_id: '{victim}'}}) WITH e WHERE toInteger(e.name) = 1 "
+    "MATCH (t:Turn {{user_id: $user_id}}) RETURN count(t) AS n",
+    "MATCH (f:FactEvent {{user_id: '{victim}', slot: 'user|lives_in'}}) "
+    "MATCH (t:Turn {{user_id: $user_id}}) RETURN count(t) AS n",
+    # scans filtered afterwards: their time grows with every user's nodes
+    "MATCH (n) WHERE n.user_id = $user_id RETURN labels(n)[0] AS label, count(*) AS n",
+    "MATCH (t:Turn) WHERE t.user_id = $user_id OR t.source_id = 's1_1' RETURN count(t) AS n",
 ]
 
 READS: list[tuple[str, dict]] = [

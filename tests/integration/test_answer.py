@@ -154,7 +154,7 @@ def test_cypher_read_refuses_writes_and_other_users(graph, memory_user, llm_stub
         ans = _memory(graph, llm_stub).answer(memory_user, QUESTION, question_date=QDATE)
         write, foreign, spoofed = ans.trace[:3]
         assert write["ok"] is False and "refused" in write["error"]
-        assert foreign["ok"] is False and "not anchored" in foreign["error"]
+        assert foreign["ok"] is False and "index seek on this user" in foreign["error"]
         assert spoofed["ok"] is True  # $user_id is always the asker's, whatever is passed
         replies = [m["content"] for m in llm_stub.requests[1]["messages"] if m["role"] == "tool"]
         rows = json.loads(replies[2])["rows"]

@@ -220,3 +220,46 @@ def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
         assert [c["name"] for c in failed] == ["tenancy"] and failed[0]["fix"]
     finally:
         graph.forget_user(other)
+
+
+# --- oracles: nothing of the answer, the error or the time tells of another user -----------------
+
+def _outcome(graph, uid, query, params):
+    """(rows or the refusal's first words, time class) of one run."""
+    import time
+    start = time.perf_counter()
+    try:
+        result = ("rows", _key(cypher_read(graph, uid, query, params, max_rows=100_000)["rows"]))
+    except CypherRefused as err:
+        result = ("refused", str(err).split("(")[0])
+    elapsed = time.perf_counter() - start
+    return result, ("fast" if elapsed < 1.0 else "slow")
+
+
+def test_oracles_answer_alike_with_the_victim_present_or_forgotten(graph):
+    """The second probe's oracle family: each query asks about a victim whose dense subgraph would
+    make an expansion run into the time limit. Refused or answered, the outcome and its time class
+    are the same with the victim present and forgotten."""
+    own, victim = f"own-{uuid.uuid4().hex[:8]}", f"victim-{uuid.uuid4().hex[:8]}"
+    memory = Memory(graph, embedder=FakeVectors())
+    lo_hi = {"lo": "user|lives_in", "hi": "user|lives_io"}
+    big = _transcript(victim)
+    for k in range(12):  # a dense subgraph: every session names Denver again
+        big.sessions.append(SessionRecord(f"x{k}", SCENARIO[-1][1], [
+            TurnRecord("user", f"I live in Denver and I work at Acme Robotics, note {k}."),
+            TurnRecord("assistant", "Noted."),
+            TurnRecord("user", f"My favorite restaurant in Denver is Sushi Den {k}.")]))
+    try:
+        memory.ingest([_transcript(own), big])
+        queries = [q.format(victim=victim) for q in attacks.ORACLES]
+        present = [_outcome(graph, own, q, lo_hi) for q in queries]
+        graph.forget_user(victim)
+        gone = [_outcome(graph, own, q, lo_hi) for q in queries]
+        for q, a, b in zip(queries, present, gone, strict=True):
+            assert a == b, f"the victim changed the outcome of {q}: {a} vs {b}"
+            assert a[1] == "fast", f"{q} took the slow class"
+        refused = sum(a[0][0] == "refused" for a in present)
+        print(f"oracles: {len(queries)}, {refused} refused, {len(queries) - refused} answered alike")
+    finally:
+        graph.forget_user(own)
+        graph.forget_user(victim)

@@ -42,53 +42,63 @@ def _op(name, details="", children=()):
             "children": list(children)}
 
 
-def test_check_plan_requires_every_graph_leaf_to_be_anchored():
+def test_check_plan_requires_every_graph_leaf_to_be_a_seek_on_the_user():
     seek = _op("NodeIndexSeek", "RANGE INDEX f:FactEvent(user_id) WHERE user_id = $user_id")
     check_plan(_op("ProduceResults", "f", [seek]))
-    by_id = _op("NodeUniqueIndexSeek", "UNIQUE f:FactEvent(id) WHERE id = $x")
-    check_plan(_op("ProduceResults", "f", [_op("Filter", "f.user_id = $user_id", [by_id])]))
+    composite = _op("NodeIndexSeek", "RANGE INDEX f:FactEvent(user_id, slot) WHERE user_id = "
+                                     "$user_id AND slot >= $lo AND slot < $hi")
+    check_plan(_op("ProduceResults", "f", [composite]))
     check_plan(_op("ProduceResults", "x", [_op("Unwind", "$list AS x")]))
+    by_id = _op("NodeUniqueIndexSeek", "UNIQUE f:FactEvent(id) WHERE id = $x")
     refused = [
         _op("ProduceResults", "f", [by_id]),
-        _op("ProduceResults", "f", [_op("Filter", "f.user_id = $user_id OR true",
-                                        [_op("NodeByLabelScan", "f:FactEvent")])]),
+        # a filter afterwards is too late: the seek found another user's node first
+        _op("ProduceResults", "f", [_op("Filter", "f.user_id = $user_id", [by_id])]),
         _op("ProduceResults", "c", [_op("NodeCountFromCountStore", "count( (:Turn) )")]),
         _op("CartesianProduct", "", [seek, _op("NodeIndexSeek", "o:Turn(user_id) WHERE "
                                                                  "user_id = $victim")]),
+        _op("ProduceResults", "e", [_op("NodeIndexSeek", "RANGE INDEX e:Entity(user_id, "
+                                        "norm_name) WHERE user_id = $autostring_0 AND "
+                                        "norm_name = $autostring_1")]),
+        _op("ProduceResults", "f", [_op("NodeIndexSeekByRange", "RANGE INDEX f:FactEvent(slot)"
+                                        " WHERE slot >= $lo AND slot < $hi")]),
+        _op("ProduceResults", "f", [_op("NodeIndexSeek", "RANGE INDEX f:FactEvent(user_id) "
+                                        "WHERE user_id IN [$user_id, $x]")]),
+        _op("ProduceResults", "f", [_op("NodeIndexSeek", "RANGE INDEX f:FactEvent(user_id) "
+                                        "WHERE user_id = $user_id…")]),
     ]
     for plan in refused:
         with pytest.raises(CypherRefused):
             check_plan(plan)
 
 
-def test_check_plan_accepts_only_positive_anchors_on_the_scanned_variable():
+def test_check_plan_refuses_scans_whatever_filter_follows():
+    """A scan reads every user's nodes of its label, so its time grows with theirs, even when the
+    filter above it keeps only the user's rows."""
     scan = _op("NodeByLabelScan", "t:Turn")
-    for cond in ("NOT t.user_id = $user_id", "t.user_id <> $user_id",
-                 "(t.user_id = $user_id) = false", "t.user_id = $user_id XOR true",
-                 "t.user_id = $user_id OR true", "NOT (t.user_id = $user_id AND t.idx > 1)",
-                 "u.user_id = $user_id", "t.user_id = $user_id + $autostring_0",
-                 "t.user_id = $user_idx", "t.user_id = $user_id…",
-                 "t.idx > 1 AND t.user_id = $user_id"):  # the anchor must be evaluated first
+    for cond in ("t.user_id = $user_id", "(t.user_id = $user_id) AND t.idx > 1",
+                 "cache[t.user_id] = $user_id AND t:Turn", "$user_id = t.user_id",
+                 "NOT t.user_id = $user_id", "t.user_id = $user_id OR true"):
         with pytest.raises(CypherRefused):
             check_plan(_op("ProduceResults", "t", [_op("Filter", cond, [scan])]))
-    for cond in ("t.user_id = $user_id", "(t.user_id = $user_id) AND t.idx > 1",
-                 "cache[t.user_id] = $user_id AND t:Turn", "$user_id = t.user_id"):
-        check_plan(_op("ProduceResults", "t", [_op("Filter", cond, [scan])]))
+    with pytest.raises(CypherRefused):
+        check_plan(_op("ProduceResults", "n", [_op("Filter", "n.user_id = $user_id",
+                                                   [_op("AllNodesScan", "n")])]))
 
 
-def test_check_plan_follows_expansions_but_not_joins():
+def test_check_plan_refuses_relationship_scans_and_late_anchors():
     rel = _op("DirectedRelationshipTypeScan", "(a)-[r:HAS_TURN]->(t)")
     expand = _op("Expand(All)", "(u)-[s:HAS_SESSION]->(a)", [rel])
-    check_plan(_op("ProduceResults", "t", [_op("Filter", "u.user_id = $user_id", [expand])]))
-    with pytest.raises(CypherRefused):  # u is not connected to the scanned relationship
-        check_plan(_op("ProduceResults", "t", [_op("Filter", "u.user_id = $user_id", [rel])]))
-    seek = _op("NodeIndexSeek", "RANGE INDEX u:User(user_id) WHERE user_id = $user_id")
-    product = _op("CartesianProduct", "", [seek, _op("NodeByLabelScan", "x:Turn")])
+    for below in (rel, expand):
+        with pytest.raises(CypherRefused):
+            check_plan(_op("ProduceResults", "t", [_op("Filter", "u.user_id = $user_id",
+                                                       [below])]))
+    # another user's entity first, then expansions, then the anchor: the probe's timing oracle
+    victim = _op("NodeIndexSeek", "RANGE INDEX e:Entity(user_id, norm_name) WHERE user_id = "
+                                  "$autostring_0 AND norm_name = $autostring_1")
+    walk = _op("VarLengthExpand(All)", "(e)-[anon_0*..12]-(y)", [victim])
     with pytest.raises(CypherRefused):
-        check_plan(_op("ProduceResults", "x", [_op("Filter", "u.user_id = $user_id", [product])]))
-    agg = _op("EagerAggregation", "collect(x) AS xs", [_op("NodeByLabelScan", "x:Turn")])
-    with pytest.raises(CypherRefused):
-        check_plan(_op("ProduceResults", "xs", [_op("Filter", "x.user_id = $user_id", [agg])]))
+        check_plan(_op("ProduceResults", "n", [_op("Filter", "y.user_id = $user_id", [walk])]))
 
 
 def test_check_plan_refuses_anything_evaluated_before_the_anchor():
