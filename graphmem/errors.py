@@ -14,12 +14,13 @@ class Neo4jUnavailable(GraphmemError):
 
 
 def connection_lost(exc: BaseException) -> str | None:
-    """The error's name when `exc` means the connection to Neo4j broke, else None: the one
-    rule the facade and the CLI share (the driver is imported only once something failed)."""
-    from neo4j.exceptions import ServiceUnavailable, SessionExpired
+    """The error's name when `exc` means the connection to Neo4j broke or its database is not
+    serving (stopping, starting), else None: the one rule the facade and the CLI share (the
+    driver is imported only once something failed)."""
+    from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
-    if isinstance(exc, ServiceUnavailable | SessionExpired):  # the driver wraps socket errors
-        return type(exc).__name__
+    if isinstance(exc, ServiceUnavailable | SessionExpired | DatabaseUnavailable):
+        return type(exc).__name__  # the driver wraps socket errors; retries came first
     return None
 
 
@@ -53,6 +54,11 @@ class QueryNotFound(GraphmemError):
 
 class InputError(GraphmemError):
     """A transcript or argument supplied by the user is malformed."""
+
+
+class OutOfBounds(InputError):
+    """An input outside the bounds `Memory` sets for every door (HTTP, MCP, CLI): too long, too
+    many, a number out of range, a NUL character, a turn id another session already uses."""
 
 
 class UnknownUser(GraphmemError):

@@ -17,7 +17,7 @@ from .answer import Answer, Answerer
 from .config import Settings
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import GraphmemError, InputError, Neo4jUnavailable, UnknownUser, connection_lost
+from .errors import GraphmemError, Neo4jUnavailable, OutOfBounds, UnknownUser, connection_lost
 from .extract import Extractor, OfflineExtractor
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
@@ -28,8 +28,35 @@ from .store import admin
 from .store import answer as store_answer
 from .store.nodes import FactEvent
 
+# The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
+# with OutOfBounds (HTTP 422, an MCP tool error, one CLI line) before anything is written.
 MAX_APPEND_TURNS = 100  # messages in one append call
-_LOCKS = 64  # appends to one session are serialised by one of these (striped by session)
+MAX_MESSAGE_CHARS = 100_000  # characters of one appended message
+MAX_QUERY_CHARS = 4_000  # characters of a search query or a question
+MAX_ID_CHARS = 256  # characters of a user, session or turn id, or a speaker's name
+MAX_ROLE_CHARS = 64
+MAX_K = 100  # results of one search
+MAX_BUDGET = 12  # planner steps of one answer
+_LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
+
+
+def _bounded(value: Any, name: str, limit: int, *, optional: bool = False) -> None:
+    """Refuse (OutOfBounds) a text that is not a string, is blank, is longer than `limit`
+    characters or holds a NUL character (which no stored text may hold)."""
+    if value is None and optional:
+        return
+    if not isinstance(value, str) or not value.strip():
+        raise OutOfBounds(f"{name} is empty")
+    if len(value) > limit:
+        raise OutOfBounds(f"{name} is {len(value):,} characters long; at most {limit:,} are "
+                          "accepted")
+    if "\x00" in value:
+        raise OutOfBounds(f"{name} contains a NUL character (\\x00); remove it")
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise OutOfBounds(f"{name} must be a whole number from {low} to {high} (got {value!r})")
 
 
 def _neo4j_lost(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -159,24 +186,39 @@ class Memory:
         """Append messages to one session of a user, live (the user and the session are created
         on first use, the session starting at `session_time`, default now). `session_id` is the
         source's session id; a message whose `source_id` the session already holds is skipped,
-        so re-sending it changes nothing. Only the new turns are processed."""
-        if not isinstance(user_id, str) or not user_id.strip():
-            raise InputError("user_id is empty")
-        if not isinstance(session_id, str) or not session_id.strip():
-            raise InputError("session_id is empty")
+        so re-sending it changes nothing; a `source_id` another session of the user holds is
+        refused (a turn id names one turn of a user). Only the new turns are processed.
+        Inputs outside the bounds above raise OutOfBounds, before anything is written."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        _bounded(session_id, "session_id", MAX_ID_CHARS)
         turns = list(messages)
         if not turns:
-            raise InputError("no messages to append")
+            raise OutOfBounds("no messages to append")
         if len(turns) > MAX_APPEND_TURNS:
-            raise InputError(f"at most {MAX_APPEND_TURNS} messages per append; send them in parts")
+            raise OutOfBounds(f"{len(turns)} messages in one append; at most {MAX_APPEND_TURNS}: "
+                              "send them in parts")
         for i, t in enumerate(turns):
-            if not isinstance(t.text, str) or not t.text.strip():
-                raise InputError(f"message {i} has no text")
-            if not isinstance(t.role, str) or not t.role.strip():
-                raise InputError(f"message {i} has no role")
-        lock = self._append_locks[hash((user_id, session_id)) % _LOCKS]
+            _bounded(t.text, f"message {i}: content", MAX_MESSAGE_CHARS)
+            _bounded(t.role, f"message {i}: role", MAX_ROLE_CHARS)
+            _bounded(t.source_id, f"message {i}: turn_id", MAX_ID_CHARS, optional=True)
+            _bounded(t.speaker, f"message {i}: speaker", MAX_ID_CHARS, optional=True)
+        lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
+            self._refuse_turn_ids_of_other_sessions(user_id, session_id, turns)
             return self._ingestor().append(user_id, session_id, turns, session_time=session_time)
+
+    def _refuse_turn_ids_of_other_sessions(self, user_id: str, session_id: str,
+                                           turns: list[TurnRecord]) -> None:
+        ids = sorted({t.source_id for t in turns if t.source_id})
+        if not ids:
+            return
+        clash = self.graph.read("turn_ids_in_other_sessions", user_id=user_id,
+                                session_source_id=session_id, source_ids=ids)
+        if clash:
+            raise OutOfBounds(
+                f"turn_id {clash[0]['source_id']!r} already names a turn of session "
+                f"{clash[0]['session']!r} of user {user_id!r}; a turn id names one turn of a "
+                "user: give this message another id (or none)")
 
     @_neo4j_lost
     def forget(self, user_id: str) -> int:
@@ -201,7 +243,10 @@ class Memory:
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
                     as_of: datetime | None = None, k: int = 10,
                     config: RetrievalConfig | str = "fused") -> SearchResult:
-        """Like `search`, with the per-tunnel hits, the full turn ranking and timings."""
+        """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
+        over MAX_QUERY_CHARS or a `k` outside 1..MAX_K raises OutOfBounds."""
+        _bounded(query, "query", MAX_QUERY_CHARS)
+        _whole(k, "k", 1, MAX_K)
         return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                      k=k, config=config)
 
@@ -257,11 +302,21 @@ class Memory:
         return row
 
     @_neo4j_lost
+    def facts_by_extractor(self, user_id: str | None = None) -> dict[str, int]:
+        """How many facts each rule (`rule:<id>`), model version or LLM made."""
+        if user_id is not None and admin.stats(self.graph, user_id)["users"] == 0:
+            raise UnknownUser(f"no memory for user {user_id!r}")
+        return admin.facts_by_extractor(self.graph, user_id)
+
+    @_neo4j_lost
     def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
                budget: int = 4, reader_llm: LLMClient | None = None,
                offline: bool = False) -> Answer:
         """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
-        trace, tokens and cost; extractive and labelled so when no LLM is configured."""
+        trace, tokens and cost; extractive and labelled so when no LLM is configured. A
+        question over MAX_QUERY_CHARS or a `budget` outside 0..MAX_BUDGET raises OutOfBounds."""
+        _bounded(question, "question", MAX_QUERY_CHARS)
+        _whole(budget, "budget", 0, MAX_BUDGET)
         client = None if offline else self.llm
         return Answerer(self, client, reader_client=reader_llm, budget=budget).answer(
             user_id, question, question_date)

@@ -9,11 +9,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from neo4j.exceptions import DriverError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import DatabaseUnavailable, DriverError, ServiceUnavailable, SessionExpired
 from starlette.exceptions import HTTPException
 
 from ..answer import CypherRefused
-from ..errors import ConfigError, GraphmemError, InputError, Neo4jUnavailable, UnknownUser
+from ..errors import ConfigError, GraphmemError, InputError, Neo4jUnavailable, OutOfBounds, UnknownUser
 
 log = logging.getLogger("graphmem.server")
 RETRY_AFTER_S = 5
@@ -69,6 +69,8 @@ def install(app: FastAPI) -> None:
             return error_response(404, "unknown_user", str(exc))
         if isinstance(exc, Neo4jUnavailable):
             return _unavailable(str(exc))
+        if isinstance(exc, OutOfBounds):  # the bounds every door shares (Memory's)
+            return error_response(422, "invalid_request", str(exc))
         if isinstance(exc, InputError | CypherRefused | ConfigError):
             return error_response(400, "bad_input", str(exc))
         log.exception("graphmem error")
@@ -76,12 +78,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceUnavailable)
     @app.exception_handler(SessionExpired)
+    @app.exception_handler(DatabaseUnavailable)
     async def neo4j_down(_r: Request, _exc: DriverError) -> JSONResponse:
         return _unavailable("Neo4j is unreachable; retry later")
 
     @app.exception_handler(Exception)
     async def internal(_r: Request, exc: Exception) -> JSONResponse:
-        if isinstance(exc, DriverError | ConnectionError):
+        if isinstance(exc, DriverError | ConnectionError | DatabaseUnavailable):
             return _unavailable("Neo4j is unreachable; retry later")
         log.exception("unexpected error")
         return error_response(500, "internal", "internal error; the server log has the details")

@@ -92,8 +92,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                             as_of: datetime | None = None) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
-            return memory.search(user_id, query, question_date=question_date, as_of=as_of,
-                                 k=max(1, min(k, 50)))
+            return memory.search(user_id, query, question_date=question_date, as_of=as_of, k=k)
 
         return {"results": [_evidence(e) for e in await call(ctx, user_id, go)]}
 

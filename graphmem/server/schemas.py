@@ -1,15 +1,30 @@
 """The request bodies of the HTTP API (pydantic models: FastAPI validates them and documents them
-in the OpenAPI schema)."""
+in the OpenAPI schema). Types are strict (`"k": "5"` or `"k": true` is refused); the bounds of
+lengths and numbers are `Memory`'s (graphmem.memory.MAX_*), checked there for every door and only
+documented here."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
-MAX_QUERY_CHARS = 4000
-MAX_MESSAGE_CHARS = 100_000
-MAX_MESSAGES = 100
+from ..memory import (
+    MAX_APPEND_TURNS,
+    MAX_BUDGET,
+    MAX_ID_CHARS,
+    MAX_K,
+    MAX_MESSAGE_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_ROLE_CHARS,
+)
+
+MAX_MESSAGES = MAX_APPEND_TURNS
+
+
+def _doc(**bounds: Any) -> dict[str, Any]:
+    return {"json_schema_extra": bounds}
 
 
 class _Body(BaseModel):
@@ -17,31 +32,34 @@ class _Body(BaseModel):
 
 
 class Message(_Body):
-    role: str = Field(min_length=1, max_length=64, examples=["user"])
-    content: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-    turn_id: str | None = Field(None, min_length=1, max_length=256,
-                                description="Your id for the message: re-sending it changes nothing.")
-    speaker: str | None = Field(None, max_length=256)
+    role: StrictStr = Field(examples=["user"], **_doc(minLength=1, maxLength=MAX_ROLE_CHARS))
+    content: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_MESSAGE_CHARS))
+    turn_id: StrictStr | None = Field(
+        None, description="Your id for the message: re-sending it changes nothing. It names one "
+                          "turn of the user: an id another session holds is refused.",
+        **_doc(minLength=1, maxLength=MAX_ID_CHARS))
+    speaker: StrictStr | None = Field(None, **_doc(maxLength=MAX_ID_CHARS))
 
 
 class AppendRequest(_Body):
-    messages: list[Message] = Field(min_length=1, max_length=MAX_MESSAGES)
+    messages: list[Message] = Field(**_doc(minItems=1, maxItems=MAX_MESSAGES))
     session_time: datetime | None = Field(
         None, description="Start of the session when it is created (default: now).")
 
 
 class SearchRequest(_Body):
-    query: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    query: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
     as_of: datetime | None = None
-    k: int = Field(10, ge=1, le=100)
-    preset: str = "fused"
-    explain: bool = False
+    k: StrictInt = Field(10, **_doc(minimum=1, maximum=MAX_K))
+    preset: StrictStr = "fused"
+    explain: StrictBool = False
 
 
 class AnswerRequest(_Body):
-    question: str = Field(min_length=1, max_length=MAX_QUERY_CHARS)
+    question: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
-    budget: int = Field(4, ge=0, le=12)
-    offline: bool = Field(False, description="Extractive answer even if an LLM is configured.")
-    trace: bool = False
+    budget: StrictInt = Field(4, **_doc(minimum=0, maximum=MAX_BUDGET))
+    offline: StrictBool = Field(False,
+                                description="Extractive answer even if an LLM is configured.")
+    trace: StrictBool = False
