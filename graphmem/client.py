@@ -71,4 +71,5 @@ class RemoteMemory:
         params.update({k: v for k, v in (("session", session), ("session_time", session_time))
                        if v})
         return self._call("POST", f"/v1/users/{user_id}/transcripts", params=params,
-                          content=Path(path).read_bytes())
+                          content=Path(path).read_bytes(),
+                          headers={"Content-Type": "application/octet-stream"})

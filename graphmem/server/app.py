@@ -7,6 +7,7 @@ import contextlib
 import functools
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -18,33 +19,74 @@ from fastapi.responses import JSONResponse
 from starlette.routing import Route
 
 from .. import __version__
-from ..errors import InputError
+from ..errors import InputError, Neo4jUnavailable, connection_lost
+from ..memory import MAX_ID_CHARS
 from ..models import Transcript, TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
 from .errors import ApiError, BodyLimit, error_response, install
+from .guard import RequestGuard
 from .schemas import AnswerRequest, AppendRequest, SearchRequest
 
 T = TypeVar("T")
-MAX_ID_CHARS = 256
+
+
+class Neo4jBreaker:
+    """Fail fast while Neo4j is down: once a memory call found Neo4j unreachable (after the
+    driver's short retries), later calls get Neo4jUnavailable (503 + Retry-After, an MCP tool
+    error) at once instead of each waiting out its own retries, until a probe in the background
+    (at most one at a time) finds Neo4j serving again."""
+
+    def __init__(self, probe: Callable[[], bool]):
+        self.probe = probe
+        self.down = False
+        self._probing = threading.Lock()
+
+    def check(self) -> None:
+        if not self.down:
+            return
+        if self._probing.acquire(blocking=False):
+            threading.Thread(target=self._run_probe, daemon=True).start()
+        raise Neo4jUnavailable("Neo4j is unreachable (it stopped or is restarting); "
+                               "retry in a few seconds")
+
+    def _run_probe(self) -> None:
+        try:
+            if self.probe():
+                self.down = False
+        except Exception:  # noqa: BLE001 - a failed probe only means still down
+            pass
+        finally:
+            self._probing.release()
+
+    def saw(self, exc: BaseException) -> None:
+        if isinstance(exc, Neo4jUnavailable) or connection_lost(exc):
+            self.down = True
 
 
 class WorkerPool:
     """At most `workers` memory calls run at once (embedding is CPU-bound); beyond `max_pending`
-    waiting requests, new ones get 503 instead of piling up."""
+    waiting requests, new ones get 503 instead of piling up; while Neo4j is down, 503 at once."""
 
-    def __init__(self, workers: int, max_pending: int):
+    def __init__(self, workers: int, max_pending: int, breaker: Neo4jBreaker | None = None):
         self.limiter = anyio.CapacityLimiter(max(1, workers))
         self.max_pending = max_pending
         self.pending = 0
+        self.breaker = breaker
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if self.breaker is not None:
+            self.breaker.check()
         if self.pending >= self.max_pending:
             raise ApiError(503, "busy", "the server is busy; retry shortly", {"Retry-After": "1"})
         self.pending += 1
         try:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs),
                                                   limiter=self.limiter)
+        except Exception as exc:
+            if self.breaker is not None:
+                self.breaker.saw(exc)
+            raise
         finally:
             self.pending -= 1
 
@@ -82,11 +124,14 @@ class KeyGate:
 
 def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                max_pending: int = 64, max_body_bytes: int = 16 * 2**20, mcp: bool = True,
-               host: str = "127.0.0.1") -> Any:
+               host: str = "127.0.0.1", allowed_hosts: list[str] | None = None) -> Any:
     """The ASGI application over one `Memory` (its embedder and driver pool already loaded);
-    with `mcp`, the MCP tools at /mcp (streamable HTTP)."""
+    with `mcp`, the MCP tools at /mcp (streamable HTTP). Every request first passes the
+    `RequestGuard` (Host, Origin, content type; `allowed_hosts`: the names the server answers
+    to besides loopback and `host`, default GRAPHMEM_ALLOWED_HOSTS)."""
     keys = keys or KeyRing()
-    pool = WorkerPool(workers, max_pending)
+    breaker = Neo4jBreaker(lambda: memory.readiness()["neo4j"])
+    pool = WorkerPool(workers, max_pending, breaker)
     mcp_handler, lifespan = None, None
     if mcp:
         from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
@@ -143,7 +188,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     @app.get("/readyz", tags=["service"])
     async def readyz() -> JSONResponse:
         """Neo4j reachable, schema applied, embedding model loaded."""
-        checks = await pool.run(memory.readiness)
+        checks = await anyio.to_thread.run_sync(memory.readiness, limiter=pool.limiter)
+        if checks["neo4j"]:
+            breaker.down = False
         ready = all(checks.values())
         return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503,
                             headers=None if ready else {"Retry-After": "5"})
@@ -275,7 +322,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         authorize(request, None)
         return await pool.run(memory.stats, None)
 
-    return BodyLimit(app, max_body_bytes)
+    return RequestGuard(BodyLimit(app, max_body_bytes), host=host, allowed_hosts=allowed_hosts)
 
 
 def _ingest_upload(memory: Any, user_id: str, data: bytes, fmt: str, filename: str,

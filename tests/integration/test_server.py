@@ -294,7 +294,8 @@ def test_upload_transcript_and_forget(server, users, neo4j_graph):
              {"user_id": other, "session_id": "u1", "session_time": "2024-01-10T09:00:00Z",
               "role": "user", "content": "Not mine."}]
     body = "\n".join(json.dumps(x) for x in lines).encode()
-    headers = {"X-API-Key": OTHER_KEY, "Authorization": f"Bearer {OTHER_KEY}"}
+    headers = {"X-API-Key": OTHER_KEY, "Authorization": f"Bearer {OTHER_KEY}",
+               "Content-Type": "application/octet-stream"}
     r = server.post(f"/v1/users/{b}/transcripts", params={"format": "jsonl"}, content=body,
                     headers=headers)
     assert r.status_code == 200, r.text
