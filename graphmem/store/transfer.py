@@ -20,11 +20,24 @@ def user_edges(graph: Graph, user_id: str) -> list[dict[str, Any]]:
     return graph.read("export_edges", user_id=user_id)
 
 
+class IdsTaken(Exception):
+    """Nodes of this database already hold these ids of the import (nothing was written)."""
+
+    def __init__(self, ids: list[str]):
+        super().__init__(", ".join(ids))
+        self.ids = ids
+
+
 def restore(graph: Graph, user_id: str, nodes: list[dict[str, Any]],
             edges: list[dict[str, Any]]) -> dict[str, int]:
-    """Write the nodes and edges in one transaction (all of them or nothing); counts."""
+    """Write the nodes and edges in one transaction (all of them or nothing); counts. IdsTaken,
+    before anything is written, when a node of the database holds an id of the import."""
 
     def work(tx: Any) -> dict[str, int]:
+        taken = [r["id"] for r in tx.run(query("import_taken_ids"),
+                                         ids=[n["props"]["id"] for n in nodes])]
+        if taken:
+            raise IdsTaken(taken)
         counts = tx.run(query("import_nodes"), nodes=nodes).single().data()
         counts["edges"] = tx.run(query("import_edges"), user_id=user_id,
                                  edges=edges).single()["edges"]
