@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -99,25 +100,38 @@ class Loader(Iterator[Transcript]):
             self._transcripts = self._generate()
         return next(self._transcripts)
 
+    def check(self) -> Loader:
+        """Read and check the whole file now rather than on the first `next()` (InputError
+        naming the record otherwise), e.g. before connecting to a database; returns self."""
+        if self._transcripts is None:
+            generated = self._generate()
+            first = next(generated, None)
+            self._transcripts = _chain(first, generated)
+        return self
+
     def _source(self) -> Iterator[Transcript]:
         user = self.user or ""
-        if self.format == "openai":
-            return openai_messages.read(self.path, self.report, user=user,
-                                        session=self.session, session_time=self.session_time)
-        if self.format == "csv":
-            return chatlog.read(self.path, self.report, user=user, me=self.me)
-        owned = {"chatgpt": chatgpt.read, "claude": claude.read, "realtalk": realtalk.read}
-        if self.format in owned:
-            return owned[self.format](self.path, self.report, user=user)
+        owned: dict[str, Callable[..., Iterator[Transcript]]] = {
+            "chatgpt": chatgpt.read, "claude": claude.read, "realtalk": realtalk.read,
+            "openai": functools.partial(openai_messages.read, session=self.session,
+                                        session_time=self.session_time),
+            "csv": functools.partial(chatlog.read, me=self.me)}
         if self.format in STREAMED:
             self._check_whole_file()
             return STREAMED[self.format](self.path, self.report, only_user=self.user)
-        return jsonl.read(self.path, self.report, only_user=self.user)
+        if self.format in owned:
+            whole = list(owned[self.format](self.path, self.report, user=user))
+        else:
+            whole = list(jsonl.read(self.path, self.report, only_user=self.user))
+        for transcript in whole:  # read whole already: check every one before the first is used
+            check_transcript(self.path, transcript)
+        return iter(whole)
 
     def _check_whole_file(self) -> None:
         """Read every record of a streamed file once, so a bad one is found before any is used."""
-        for _ in STREAMED[self.format](self.path, LoadReport(str(self.path), self.format)):
-            pass
+        for transcript in STREAMED[self.format](self.path,
+                                                LoadReport(str(self.path), self.format)):
+            check_transcript(self.path, transcript)
 
     def _generate(self) -> Iterator[Transcript]:
         if self.limit == 0:
@@ -138,6 +152,32 @@ class Loader(Iterator[Transcript]):
                 and self.report.users == 0):
             raise InputError(f"{self.path}: no user {self.user!r} in this {self.format} file "
                              f"(or all of their sessions are empty)")
+
+
+def max_message_chars() -> int:
+    """The most characters one message may hold: the one limit every door applies (HTTP, MCP,
+    `Memory.append`), defined in graphmem.memory."""
+    try:
+        from graphmem.memory import MAX_MESSAGE_CHARS
+    except ImportError:  # before the bounds moved to Memory: the HTTP server's
+        from graphmem.server.schemas import MAX_MESSAGE_CHARS
+    return MAX_MESSAGE_CHARS
+
+
+def check_transcript(path: Path, transcript: Transcript) -> None:
+    """What ingest needs of every session, checked for the whole file before anything is
+    written: a start time (the anchor of its relative dates), and messages of at most
+    `max_message_chars()` characters."""
+    limit = max_message_chars()
+    for session in transcript.sessions:
+        where = f"{path}: user {transcript.user_id!r} session {session.source_id!r}"
+        if session.started_at is None:
+            raise InputError(f"{where} has no start time (a session needs its date)")
+        for k, turn in enumerate(session.turns, 1):
+            if len(turn.text) > limit:
+                name = f" ({turn.source_id})" if turn.source_id else ""
+                raise InputError(f"{where} turn {k}{name}: the message is {len(turn.text):,} "
+                                 f"characters; a message may hold at most {limit:,}")
 
 
 def _chain(first: Transcript | None, rest: Iterator[Transcript]) -> Iterator[Transcript]:

@@ -8,7 +8,8 @@ Sessions are the `session_N` keys of `conversation`, sorted by N numerically, wi
 `D<N>` (the prefix of LoCoMo's dia ids) and time from `session_N_date_time`
 ("1:56 pm on 8 May, 2023", read as UTC). Turns keep `dia_id` as source id and their text verbatim;
 image fields (`img_url`, `blip_caption`, `query`) are ignored. A date with no matching session
-is ignored and noted in the report; a session with no date gets `started_at=None`.
+is ignored and noted in the report; a session with turns but no date is an error (its date is the
+anchor of every relative time in it), found before anything of the file is used.
 """
 
 from __future__ import annotations
@@ -102,13 +103,13 @@ def _transcript(sample: dict[str, Any], sample_id: str, where: str,
             if not isinstance(raw, str):
                 raise InputError(f"{where} {dates[n]}: expected a string, got {type_name(raw)}")
             started_at = parse_date(raw, f"{where} {dates[n]}")
-        else:
-            report.notes.append(f"{where}: {key} has no date; started_at is None")
         session = SessionRecord(source_id=f"D{n}", started_at=started_at)
         for k, turn in enumerate(turns, 1):
             record = _turn(turn, f"{where} {key} turn {k}", report)
             if record is not None:
                 session.turns.append(record)
+        if started_at is None and session.turns:
+            raise InputError(f"{where} {key}: no {key}_date_time (a session needs its date)")
         if keep_session(session, report):
             transcript.sessions.append(session)
     return transcript

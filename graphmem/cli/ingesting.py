@@ -56,8 +56,10 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
                    " ".join(f"{k}={v}" for k, v in summary.items()))
         return
 
+    # The whole file is read and checked before anything connects or is written: a bad record
+    # anywhere is one line naming it, and nothing of the file is stored.
     transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
-                       limit=limit, me=me)
+                       limit=limit, me=me).check()
     # Configuration errors come before any connection (Memory.from_settings sees to it).
     with open_memory(extractor=extractor, relations=relations, answer_llm=False) as mem:
         bar, tick = _ingest_progress(disable=as_json)

@@ -145,7 +145,8 @@ def locomo_sample(sample_id: str = "conv-1") -> dict[str, Any]:
                           {"speaker": "Bob", "dia_id": "D1:2", "text": "Hi Ann"}],
             "session_3_date_time": "2:00 pm on 9 May, 2023",
             "session_3": [],
-            "session_4": [{"speaker": "Bob", "dia_id": "D4:1", "text": "No date here"}],
+            "session_4_date_time": "3:00 pm on 10 May, 2023",
+            "session_4": [{"speaker": "Bob", "dia_id": "D4:1", "text": "A date here"}],
             "session_7_date_time": "2:00 pm on 19 May, 2023",
         },
         "event_summary": {}, "observation": {}, "session_summary": {},
@@ -163,7 +164,7 @@ def test_locomo_sessions_speakers_and_dates(tmp_path: Path) -> None:
     assert [s.source_id for s in sessions] == ["D1", "D2", "D4", "D10"]  # numeric order
     assert sessions[0].started_at == datetime(2023, 5, 1, 9, 5, tzinfo=UTC)
     assert sessions[1].started_at == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
-    assert sessions[2].started_at is None
+    assert sessions[2].started_at == datetime(2023, 5, 10, 15, 0, tzinfo=UTC)
     assert sessions[3].started_at == datetime(2023, 11, 8, 0, 28, tzinfo=UTC)
     first = sessions[0].turns
     assert [(t.role, t.speaker, t.source_id, t.text) for t in first] == [
@@ -186,6 +187,42 @@ def test_locomo_malformed_turn_names_sample_and_turn(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r'conv-8 session_1 turn 1 \(D1:1\): "text" must be a '
                                          r"string, got a number"):
         list(load(write_json(tmp_path / "locomo2.json", [sample])))
+
+
+def test_locomo_session_without_a_date_fails_the_whole_file(tmp_path: Path) -> None:
+    """A later sample's dateless session stops the file before the first sample is handed on."""
+    bad = locomo_sample("conv-2")
+    del bad["conversation"]["session_2_date_time"]
+    loader = load(write_json(tmp_path / "locomo.json", [locomo_sample("conv-1"), bad]))
+    with pytest.raises(InputError, match=r"locomo\.json sample conv-2 session_2: no "
+                                         r"session_2_date_time .*nothing from the file was "
+                                         r"loaded or written$"):
+        next(loader)
+    assert loader.report.users == 0
+
+
+@pytest.mark.parametrize("fmt", ["locomo", "jsonl"])
+def test_a_message_over_the_limit_fails_the_whole_file(tmp_path: Path, fmt: str) -> None:
+    from graphmem.loaders.loader import max_message_chars
+
+    limit = max_message_chars()
+    assert limit == 100_000  # the HTTP server's, MCP's and Memory.append's
+    if fmt == "locomo":
+        big = locomo_sample("conv-2")
+        big["conversation"]["session_1"][1]["text"] = "I live in Oslo. " * (limit // 16 + 1)
+        path = write_json(tmp_path / "locomo.json", [locomo_sample("conv-1"), big])
+        where = r"user 'conv-2' session 'D1' turn 2 \(D1:2\)"
+    else:
+        line = {"user_id": "u", "session_id": "s1", "session_time": "2024-01-10T09:00:00Z",
+                "role": "user"}
+        path = tmp_path / "chat.jsonl"
+        path.write_text(json.dumps({**line, "content": "Hi."}) + "\n"
+                        + json.dumps({**line, "content": "x" * (limit + 1), "turn_id": "m2"})
+                        + "\n", encoding="utf-8")
+        where = r"user 'u' session 's1' turn 2 \(m2\)"
+    with pytest.raises(InputError, match=where + r": the message is 100,0\d\d characters; a "
+                                         r"message may hold at most 100,000; nothing"):
+        next(load(path))
 
 
 def test_truncated_json_names_file_and_position(tmp_path: Path) -> None:
@@ -304,8 +341,10 @@ def test_jsonl_empty_sessions_and_users_are_counted(tmp_path: Path) -> None:
     assert report.skipped == 6
 
 
-def test_one_megabyte_message_loads_whole(tmp_path: Path) -> None:
-    big = ("päivää 🌍 " * 120_000)[:1_048_576]
+def test_a_message_at_the_limit_loads_whole(tmp_path: Path) -> None:
+    from graphmem.loaders.loader import max_message_chars
+
+    big = ("päivää 🌍 " * 120_000)[:max_message_chars()]  # 150 KB: more than the sniffed head
     path = write_jsonl(tmp_path / "big.jsonl", [msg("u", "s", big), msg("u", "s", "small")])
     (user,) = load(path)
     assert user.sessions[0].turns[0].text == big
