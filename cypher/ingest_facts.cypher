@@ -22,6 +22,7 @@ SET f.session_id = $session_id,
     f.occurred_end = row.occurred_end,
     f.valid_from = coalesce(f.valid_from, row.valid_from),
     f.extractor = row.extractor,
+    f.extracted_by = row.extracted_by,
     f.embedding = row.embedding
 WITH f, row
 UNWIND row.piece_ids AS piece_id

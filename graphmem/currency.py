@@ -16,38 +16,33 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from . import predicates as P
 from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
 from .store import currency as store
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
-# Predicates with one value at a time: a different value replaces the old one.
-SINGLE_VALUED = frozenset({
-    "lives_in", "works_at", "occupation", "studies_at", "studies", "major", "diet",
-    "marital_status", "employment_status", "age", "spouse", "partner", "fiance", "boss",
-    "drives", "pregnancy",
-})
-ACTIVITY_PREFIX = "does:"  # does:<activity key>: a habit, kept or stopped
-SINGLE_VALUED_PREFIXES = ("favorite_", ACTIVITY_PREFIX)
+# How each predicate's facts compete, read from the predicate registry (graphmem.predicates).
+# One value at a time: a different value replaces the old one (lives_in, favorite_x, does:x).
+SINGLE_VALUED = P.names(P.Cardinality.SINGLE)
+ACTIVITY_PREFIX = P.BY_NAME["does"].prefix or "does:"  # does:<activity key>: a habit, kept or stopped
+SINGLE_VALUED_PREFIXES = tuple(sorted(P.names(P.Cardinality.SINGLE, keyed=True)))
 # Quantities: a new number UPDATES the old one; "+1" adds to it.
-QUANTITY_PREFIXES = ("owns_count:", "count:")
+QUANTITY_PREFIXES = tuple(sorted(P.names(P.Cardinality.COUNT, keyed=True)))
 # Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
-STANCE = {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-", "consumes": "+"}
+STANCE = {p.name: p.stance for p in P.PREDICATES if p.stance}
 # Things held side by side: each value is its own slot, ended only by its own negation. People
 # read several books at once ("graphic novels" and a non-fiction book, in the edge audit).
-VALUE_KEYED = frozenset({"uses", "owns", "reading", "allergic_to"})
-VALUE_KEYED_PREFIXES = ("owns:",)
+VALUE_KEYED = P.names(P.Cardinality.SEVERAL)
+VALUE_KEYED_PREFIXES = tuple(sorted(P.names(P.Cardinality.SEVERAL, keyed=True)))
 COMPETING_MODALITIES = frozenset({"asserted", "negated"})
 # A plan is closed by a later outcome about the same thing: done ("got back from Japan") or
 # called off ("we cancelled the Japan trip"). Outcomes themselves are events: never closed.
-PLAN_OUTCOMES = frozenset({
-    "returned_from", "traveled_to", "visited", "went_to", "ran", "attended", "passed",
-    "renovated", "signed_up_for", "finished", "booked", "joined", "hosted", "celebrated",
-    "bought", "adopted", "graduated_from", "participated_in", "cancelled"})
+PLAN_OUTCOMES = frozenset(p.name for p in P.PREDICATES if p.closes_plan)
 PLAN_PREDICATES = frozenset({"plans"})
 # Facts tied to another fact of the same sentence: a role stated with its employer ("a QA lead at
 # Initech") ends when that employer does.
-TIED_TO = {"occupation": "works_at", "studies": "studies_at", "major": "studies_at"}
+TIED_TO = {p.name: p.tied_to for p in P.PREDICATES if p.tied_to}
 _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
 _PLAN_STOP = frozenset("""january february march april may june july august september october
 november december monday tuesday wednesday thursday friday saturday sunday spring summer fall

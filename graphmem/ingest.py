@@ -29,6 +29,7 @@ from .models import (
     TurnRecord,
     stable_id,
 )
+from .predicates import lookup
 from .relate import RELATABLE_MODALITIES, link_for
 from .segment import extraction_window, pieces_of_turn
 from .store import currency as store_currency
@@ -74,6 +75,17 @@ class Rejection:
 
 
 @dataclass
+class Made:
+    """A fact written, as `ingest -v` shows it: what it says and what made it."""
+
+    turn_source_id: str | None
+    predicate: str
+    value: str | None
+    modality: str
+    extracted_by: str
+
+
+@dataclass
 class IngestReport:
     users: int = 0
     sessions: int = 0
@@ -86,12 +98,14 @@ class IngestReport:
     judged_links: int = 0  # currency edges drawn from the relation judge's proposals
     seconds: float = 0.0
     rejections: list[Rejection] = field(default_factory=list)
+    made: list[Made] = field(default_factory=list)  # with `verbose`: every fact written
 
     def add(self, other: IngestReport) -> None:
         for name in ("sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
                      "entities", "judged_links"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.rejections.extend(other.rejections)
+        self.made.extend(other.made)
 
 
 def _content_hash(session: SessionRecord) -> str:
@@ -137,7 +151,8 @@ def _addressed(text: str, piece: MessagePiece, speakers: tuple[str, ...],
     other = next(s for s in speakers if s != speaker)
     return FactCandidate(kind="attribute", predicate=NAME_PREDICATE, text=f"{other} is called {name}.",
                          support=piece.text[start:end].strip(), subject=other, value=name,
-                         roles=[RoleRef("subject", other, "person")], confidence=0.8)
+                         roles=[RoleRef("subject", other, "person")], confidence=0.8,
+                         extracted_by="rule:ingest.addressed")
 
 
 @dataclass
@@ -228,6 +243,8 @@ class Ingestor:
                 for cand in extract_in_turn(self.extractor, piece.text, rec.role, before):
                     try:
                         start, _end = _locate_support(cand, piece, rec.text)
+                        if lookup(cand.predicate) is None:
+                            raise ValueError("its predicate is not in the registry")
                     except ValueError as why:
                         report.rejected += 1
                         if self.options.verbose:
@@ -238,6 +255,9 @@ class Ingestor:
                         cand = _as_speaker(cand, rec.speaker)
                     facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, t_s,
                                                 entities, roles, relations))
+                    if self.options.verbose:
+                        report.made.append(Made(source_id, cand.predicate, cand.value,
+                                                cand.modality, facts[-1]["extracted_by"]))
             if len(speakers) == 2 and rec.speaker in speakers and turn_pieces:
                 cand = _addressed(rec.text, turn_pieces[0], speakers, rec.speaker)
                 if cand is not None:
@@ -296,6 +316,7 @@ class Ingestor:
             "occurred_start": occurred_start,
             "occurred_end": occurred_end,
             "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
+            "extracted_by": cand.extracted_by or self.extractor.name,
             "piece_ids": [piece.id], "embedding": None,
         }
 

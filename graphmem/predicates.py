@@ -18,6 +18,7 @@ class Cardinality(StrEnum):
     COUNT = "count"  # a number that a new number updates (owns_count:cat)
     STANCE = "stance"  # for or against a value; the value is the slot (likes, dislikes)
     EVENT = "event"  # something that happened or will: never superseded, a plan is closed by it
+    FIXED = "fixed"  # said once and kept: where one was born, one's name; competes with nothing
 
 
 class ValueType(StrEnum):
@@ -62,6 +63,8 @@ class Predicate:
     keyed: bool = False  # a family: the slot is name + key ("does:" + "running")
     key_type: ValueType | None = None  # what the key names, for a family
     tied_to: str | None = None  # a role stated with this fact ends when that fact does
+    stance: str | None = None  # for a stance: "+" (for the value) or "-" (against it)
+    closes_plan: bool = False  # an event that is the outcome of a plan about the same thing
 
     @property
     def prefix(self) -> str | None:
@@ -78,12 +81,13 @@ def _p(name: str, kind: str, card: Cardinality, vtype: ValueType, description: s
 
 C, V = Cardinality, ValueType
 _EVENT = {"changes": EVENT_CHANGES}
+_OUTCOME = {"changes": EVENT_CHANGES, "closes_plan": True}  # closes a plan about the same thing
 
-PREDICATES: tuple[Predicate, ...] = (
+CANONICAL: tuple[Predicate, ...] = (
     # Where and who: single-valued attributes.
     _p("lives_in", "attribute", C.SINGLE, V.PLACE, "the city, town or area the subject lives in",
        ("Where do I live?", "Where did I live in January?", "When did I move?")),
-    _p("hometown", "attribute", C.SINGLE, V.PLACE, "where the subject grew up or is from",
+    _p("hometown", "attribute", C.FIXED, V.PLACE, "where the subject grew up or is from",
        ("Where am I from?", "Where did I grow up?")),
     _p("works_at", "attribute", C.SINGLE, V.ORGANISATION, "the employer the subject works for",
        ("Where do I work?", "Who did I work for before?", "When did I change jobs?")),
@@ -102,7 +106,7 @@ PREDICATES: tuple[Predicate, ...] = (
        ("Am I vegetarian?", "What diet am I on?")),
     _p("age", "attribute", C.SINGLE, V.NUMBER, "the subject's age in years",
        ("How old am I?",)),
-    _p("name", "attribute", C.SINGLE, V.PERSON, "the subject's own name or nickname",
+    _p("name", "attribute", C.FIXED, V.PERSON, "the subject's own name or nickname",
        ("What is my name?",)),
     _p("drives", "possession", C.SINGLE, V.THING, "the car or vehicle the subject drives now",
        ("What car do I drive?",)),
@@ -147,15 +151,15 @@ PREDICATES: tuple[Predicate, ...] = (
        keyed=True, key_type=V.THING),
     # Stances: the value is the slot.
     _p("likes", "preference", C.STANCE, V.THING, "something the subject likes or loves",
-       ("What kind of food do I like?", "Do I still like spicy food?")),
+       ("What kind of food do I like?", "Do I still like spicy food?"), stance="+"),
     _p("dislikes", "preference", C.STANCE, V.THING, "something the subject dislikes",
-       ("What do I hate?",)),
+       ("What do I hate?",), stance="-"),
     _p("reduces", "preference", C.STANCE, V.THING, "something the subject is cutting down on",
-       ("What am I cutting down on?",)),
+       ("What am I cutting down on?",), stance="-"),
     _p("avoids", "preference", C.STANCE, V.THING, "something the subject stays away from",
-       ("What do I avoid?",)),
+       ("What do I avoid?",), stance="-"),
     _p("consumes", "preference", C.STANCE, V.THING, "something the subject eats or drinks often",
-       ("How much coffee do I drink?",)),
+       ("How much coffee do I drink?",), stance="+"),
     _p("favorite", "preference", C.SINGLE, V.THING,
        "the subject's favourite of a kind; the key is the kind (restaurant, band, film)",
        ("What is my favourite restaurant?",), keyed=True, key_type=V.THING),
@@ -164,51 +168,187 @@ PREDICATES: tuple[Predicate, ...] = (
        "something the subject intends or has scheduled (an exam, a race, a move, a party)",
        ("What am I planning for May?", "When is my exam?"), changes=EVENT_CHANGES),
     _p("traveled_to", "event", C.EVENT, V.PLACE, "a trip the subject took or will take",
-       ("Where did I go on holiday?", "When was I in Lisbon?"), **_EVENT),
+       ("Where did I go on holiday?", "When was I in Lisbon?"), **_OUTCOME),
     _p("attended", "event", C.EVENT, V.THING, "an event attended: a concert, wedding, talk…",
-       ("Which concerts did I go to?",), **_EVENT),
+       ("Which concerts did I go to?",), **_OUTCOME),
     _p("visited", "event", C.EVENT, V.PLACE, "a place or person visited",
-       ("When did I visit my parents?",), **_EVENT),
+       ("When did I visit my parents?",), **_OUTCOME),
     _p("went_to", "event", C.EVENT, V.PLACE, "a place the subject went to (gym, restaurant…)",
-       ("Where did I go last weekend?",), **_EVENT),
+       ("Where did I go last weekend?",), **_OUTCOME),
     _p("bought", "event", C.EVENT, V.THING, "something bought or ordered",
-       ("What did I buy for the kitchen?",), **_EVENT),
+       ("What did I buy for the kitchen?",), **_OUTCOME),
     _p("acquired", "event", C.EVENT, V.THING, "something got, received or given to the subject",
        ("When did I get my laptop?",), **_EVENT),
     _p("sold", "event", C.EVENT, V.THING, "something sold or given away",
        ("Did I sell my old car?",), **_EVENT),
     _p("adopted", "event", C.EVENT, V.PET, "a pet adopted or brought home",
-       ("When did we adopt the cat?",), **_EVENT),
+       ("When did we adopt the cat?",), **_OUTCOME),
     _p("finished", "event", C.EVENT, V.THING, "something completed: a book, a course, a show",
-       ("Which books did I finish?",), **_EVENT),
+       ("Which books did I finish?",), **_OUTCOME),
     _p("read", "event", C.EVENT, V.THING, "a book read", ("What books have I read?",), **_EVENT),
     _p("watched", "event", C.EVENT, V.THING, "a film, show or match watched",
        ("What did I watch?",), **_EVENT),
     _p("started", "event", C.EVENT, V.ACTIVITY, "something begun (a course, a project, a job)",
        ("When did I start the course?",), **_EVENT),
     _p("joined", "event", C.EVENT, V.ORGANISATION, "a club or group joined",
-       ("When did I join the choir?",), **_EVENT),
+       ("When did I join the choir?",), **_OUTCOME),
     _p("signed_up_for", "event", C.EVENT, V.THING, "a race, class or programme signed up for",
-       ("What did I sign up for?",), **_EVENT),
+       ("What did I sign up for?",), **_OUTCOME),
     _p("participated_in", "event", C.EVENT, V.THING, "an event taken part in",
-       ("Which races did I run?",), **_EVENT),
-    _p("ran", "event", C.EVENT, V.THING, "a race run", ("What was my 10k time?",), **_EVENT),
+       ("Which races did I run?",), **_OUTCOME),
+    _p("ran", "event", C.EVENT, V.THING, "a race run", ("What was my 10k time?",), **_OUTCOME),
     _p("passed", "event", C.EVENT, V.THING, "an exam or test passed",
-       ("Did I pass my driving test?",), **_EVENT),
+       ("Did I pass my driving test?",), **_OUTCOME),
     _p("graduated_from", "event", C.EVENT, V.ORGANISATION, "a school or course graduated from",
-       ("When did I graduate?",), **_EVENT),
+       ("When did I graduate?",), **_OUTCOME),
     _p("returned_from", "event", C.EVENT, V.PLACE, "a trip come back from",
-       ("When did I get back from Japan?",), **_EVENT),
+       ("When did I get back from Japan?",), **_OUTCOME),
     _p("met", "event", C.EVENT, V.PERSON, "a person met", ("Who did I meet at the party?",),
        **_EVENT),
     _p("celebrated", "event", C.EVENT, V.THING, "an occasion celebrated",
-       ("How did I celebrate my birthday?",), **_EVENT),
+       ("How did I celebrate my birthday?",), **_OUTCOME),
     _p("hosted", "event", C.EVENT, V.THING, "a gathering the subject hosted",
-       ("When did I host the dinner party?",), **_EVENT),
+       ("When did I host the dinner party?",), **_OUTCOME),
     _p("cancelled", "event", C.EVENT, V.THING, "something called off or ended (a subscription)",
-       ("Did I cancel Netflix?",), **_EVENT),
+       ("Did I cancel Netflix?",), **_OUTCOME),
     _p("did", "event", C.EVENT, V.THING, "any other thing the subject did, said in their words",
        ("What did I do last weekend?",), **_EVENT),
     _p("recommended", "recommendation", C.EVENT, V.THING, "what the assistant recommended",
        ("What did you recommend?",), changes=frozenset({Change.DONE})),
 )
+# The rules' own words for some of the above, and events only the rules name, kept as stored so
+# that history reads alike. The corpus labels CANONICAL predicates only.
+RULE_WORDS: tuple[Predicate, ...] = (
+    _p("major", "attribute", C.SINGLE, V.THING, "the subject's major (the rules' `studies`)",
+       ("What is my major?",), tied_to="studies_at"),
+    _p("employment_status", "attribute", C.SINGLE, V.THING, "retired, unemployed, self-employed",
+       ("Am I retired?",)),
+    _p("spouse", "relationship", C.SINGLE, V.PERSON, "the subject's husband or wife",
+       ("What is my husband's name?",)),
+    _p("fiance", "relationship", C.SINGLE, V.PERSON, "the subject's fiancé(e)",
+       ("Who is my fiancé?",)),
+    _p("boss", "relationship", C.SINGLE, V.PERSON, "the subject's boss or manager",
+       ("Who is my boss?",)),
+    _p("pregnancy", "attribute", C.SINGLE, V.THING, "whether the subject is pregnant",
+       ("Am I pregnant?",)),
+    _p("from", "attribute", C.FIXED, V.PLACE, "where the subject is from (the rules' hometown)",
+       ("Where am I from?",)),
+    _p("grew_up_in", "attribute", C.FIXED, V.PLACE, "where the subject grew up",
+       ("Where did I grow up?",)),
+    _p("born_in", "attribute", C.FIXED, V.PLACE, "where the subject was born",
+       ("Where was I born?",)),
+    _p("dietary_restriction", "attribute", C.SEVERAL, V.THING, "lactose intolerant, gluten free…",
+       ("Am I gluten free?",)),
+    _p("birthday", "attribute", C.FIXED, V.DATE, "the subject's birthday",
+       ("When is my birthday?",)),
+    _p("lived_in", "event", C.EVENT, V.PLACE, "a place the subject lived in before",
+       ("Where did I live before?",), **_EVENT),
+    _p("worked_at", "event", C.EVENT, V.ORGANISATION, "an employer the subject worked for before",
+       ("Where did I work before?",), **_EVENT),
+    _p("former_occupation", "event", C.EVENT, V.THING, "a job the subject had before",
+       ("What did I do before?",), **_EVENT),
+    _p("left", "event", C.EVENT, V.ORGANISATION, "an employer, school or place the subject left",
+       ("When did I leave my job?",), **_EVENT),
+    _p("admitted_to", "event", C.EVENT, V.ORGANISATION, "a school or programme that took the subject",
+       ("Which schools accepted me?",), **_EVENT),
+    _p("studied_at", "event", C.EVENT, V.ORGANISATION, "a school the subject studied at before",
+       ("Where did I go to school?",), **_EVENT),
+    _p("been_to", "event", C.EVENT, V.PLACE, "a place the subject has been to",
+       ("Have I been to Chicago?",), **_EVENT),
+    _p("stayed_at", "event", C.EVENT, V.PLACE, "a hotel or place stayed at",
+       ("Where did I stay?",), **_EVENT),
+    _p("ate_at", "event", C.EVENT, V.PLACE, "a restaurant eaten at", ("Where did I eat?",),
+       **_EVENT),
+    _p("went_on", "event", C.EVENT, V.THING, "a trip or outing gone on", ("What trips did I go on?",),
+       **_EVENT),
+    _p("tried", "event", C.EVENT, V.THING, "something tried", ("What did I try?",), **_EVENT),
+    _p("learned", "event", C.EVENT, V.THING, "something learned", ("What did I learn?",), **_EVENT),
+    _p("took", "event", C.EVENT, V.THING, "a test, class or trip taken", ("What did I take?",),
+       **_EVENT),
+    _p("ordered", "event", C.EVENT, V.THING, "something ordered", ("What did I order?",), **_EVENT),
+    _p("received", "event", C.EVENT, V.THING, "something received", ("What did I receive?",),
+       **_EVENT),
+    _p("booked", "event", C.EVENT, V.THING, "something booked", ("What did I book?",), **_OUTCOME),
+    _p("volunteered_at", "event", C.EVENT, V.ORGANISATION, "where the subject volunteered",
+       ("Where did I volunteer?",), **_EVENT),
+    _p("won", "event", C.EVENT, V.THING, "something won", ("What did I win?",), **_EVENT),
+    _p("built", "event", C.EVENT, V.THING, "something built", ("What did I build?",), **_EVENT),
+    _p("upgraded", "event", C.EVENT, V.THING, "something upgraded", ("What did I upgrade?",),
+       **_EVENT),
+    _p("downloaded", "event", C.EVENT, V.THING, "an app or file downloaded",
+       ("Which app did I download?",), **_EVENT),
+    _p("donated", "event", C.EVENT, V.THING, "something donated", ("What did I donate?",), **_EVENT),
+    _p("cooked", "event", C.EVENT, V.THING, "something cooked", ("What did I cook?",), **_EVENT),
+    _p("hiked", "event", C.EVENT, V.PLACE, "a trail hiked", ("Which trails did I hike?",), **_EVENT),
+    _p("renovated", "event", C.EVENT, V.THING, "something renovated", ("What did I renovate?",),
+       **_OUTCOME),
+    _p("person_event", "event", C.EVENT, V.THING, "a dated event of someone the subject knows",
+       ("When is my cousin's wedding?",), **_EVENT),
+)
+PREDICATES = CANONICAL + RULE_WORDS
+
+# People in the subject's life, by role: each role is a relationship predicate of its own
+# ("friend": Emily), and "<role>_event" an event of theirs ("cousin_event": graduation on 3 May).
+SINGLE_ROLES = frozenset({"spouse", "partner", "fiance", "boss"})
+ROLES = SINGLE_ROLES | frozenset("""
+boyfriend girlfriend mother father landlord therapist stepmother stepfather
+sister brother son daughter child friend colleague cousin aunt uncle niece nephew grandmother
+grandfather grandchild roommate neighbor mentor coach teacher doctor trainer classmate teammate
+stepson stepdaughter sister_in_law brother_in_law mother_in_law father_in_law twin
+""".split())
+GROUP_ROLES = frozenset("""parents grandparents in_laws children grandchildren siblings cousins
+friends neighbors roommates colleagues""".split())
+
+BY_NAME: dict[str, Predicate] = {p.name: p for p in PREDICATES}
+_FAMILIES = {p.prefix: p for p in PREDICATES if p.prefix}
+_FAMILIES["owns:"] = _p("owns", "possession", C.SEVERAL, V.PET,
+                        "a pet or thing of a kind, named (\"owns:cat\": Lola)",
+                        ("What is my cat's name?",), keyed=True, key_type=V.THING)
+
+
+def _role(name: str) -> Predicate:
+    card = C.SINGLE if name in SINGLE_ROLES else C.SEVERAL
+    return Predicate(name, "relationship", card, V.PERSON, f"the subject's {name}",
+                     (f"Who is my {name}?",))
+
+
+_ROLE_EVENT = BY_NAME["person_event"]
+
+
+def lookup(predicate: str) -> Predicate | None:
+    """The registry entry a stored predicate belongs to ("does:running" → does, "friend" → a
+    role, "cousin_event" → person_event); None when the registry does not know it."""
+    found = BY_NAME.get(predicate)
+    if found is not None:
+        return found
+    if predicate in ROLES:
+        return _role(predicate)
+    if predicate.endswith("_event") and predicate[:-6] in ROLES | GROUP_ROLES:
+        return _ROLE_EVENT
+    for prefix, family in _FAMILIES.items():
+        if predicate.startswith(prefix) and len(predicate) > len(prefix):
+            return family
+    return None
+
+
+def names(cardinality: Cardinality, *, keyed: bool = False) -> frozenset[str]:
+    """The plain names (or, with `keyed`, the family prefixes) of one cardinality."""
+    if keyed:
+        return frozenset(pre for pre, p in _FAMILIES.items() if p.cardinality is cardinality)
+    return frozenset(p.name for p in PREDICATES if p.cardinality is cardinality and not p.keyed)
+
+
+def described(predicate: str) -> str:
+    """One line for the LLM prompt and the docs: name, cardinality, value type, description."""
+    p = lookup(predicate)
+    if p is None:
+        raise KeyError(predicate)
+    return f"{p.prefix + '<key>' if p.prefix else p.name}: {p.description} " \
+           f"({p.cardinality.value}, {p.value_type.value})"
+
+
+# What the LLM's structured output may name: a plain predicate, a role, or a family member.
+PATTERN = ("^(?:" + "|".join(sorted(BY_NAME, key=len, reverse=True))
+           + "|" + "|".join(sorted(ROLES, key=len, reverse=True))
+           + "|(?:" + "|".join(sorted(p.removesuffix(":") for p in _FAMILIES if p.endswith(":")))
+           + "):[a-z0-9_]+|favorite_[a-z0-9_]+)$")

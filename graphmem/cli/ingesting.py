@@ -84,6 +84,9 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
     click.echo(" ".join(f"{k}={v}" for k, v in summary.items() if k != "skipped"))
     if summary.get("skipped") and any(summary["skipped"].values()):
         click.echo("skipped: " + " ".join(f"{k}={v}" for k, v in summary["skipped"].items() if v))
+    for f in report.made:
+        click.echo(f"fact [{f.turn_source_id}] {f.predicate}={f.value!r} {f.modality} "
+                   f"({f.extracted_by})")
     for r in report.rejections:
         click.echo(f"rejected [{r.turn_source_id}] {r.predicate}: {r.support!r} ({r.reason})")
 
@@ -99,7 +102,13 @@ def stats(user, as_json) -> None:
             row = mem.stats(user)
         except UnknownUser:
             raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals") from None
-    click.echo(json.dumps(row) if as_json else " ".join(f"{k}={v}" for k, v in row.items()))
+        made = mem.facts_by_extractor(user)
+    if as_json:
+        click.echo(json.dumps({**row, "facts_by_extractor": made}))
+        return
+    click.echo(" ".join(f"{k}={v}" for k, v in row.items()))
+    if made:
+        click.echo("facts by extractor: " + " ".join(f"{k}={v}" for k, v in made.items()))
 
 
 @main.command()

@@ -18,14 +18,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..predicates import Change, PREDICATES
+from ..predicates import CANONICAL, Change
 
 CORPUS_DIR = Path(__file__).parent / "data" / "corpus"
 HELDOUT_FILE = CORPUS_DIR / "HELDOUT"
 SUBJECTS = frozenset({"user", "partner", "child", "parent", "sibling", "friend", "colleague",
                       "relative", "other"})
 # Predicates the corpus labels (user messages): all but the assistant's recommendations.
-CORPUS_PREDICATES = {p.name: p for p in PREDICATES if p.name != "recommended"}
+CORPUS_PREDICATES = {p.name: p for p in CANONICAL if p.name != "recommended"}
 _FACT_FIELDS = frozenset({"predicate", "value", "value_at", "key", "key_at", "subject",
                           "subject_text", "subject_at", "change", "time", "time_at"})
 

@@ -31,9 +31,14 @@ class LLMExtractor:
             return ready
         if not text.strip():
             return []
-        return self.client.complete_json(
+        return self._stamped(self.client.complete_json(
             prompt.build_messages(text, role), prompt.SCHEMA_NAME, prompt.SCHEMA,
-            lambda obj: prompt.parse_candidates(obj, text))
+            lambda obj: prompt.parse_candidates(obj, text)))
+
+    def _stamped(self, found: list[FactCandidate]) -> list[FactCandidate]:
+        for cand in found:
+            cand.extracted_by = self.name
+        return found
 
     def extract_many(self, pieces: Sequence[tuple[str, str]]) -> list[list[FactCandidate]]:
         """Candidates for each (text, role) piece, in order; batched when `batch` is on."""
@@ -50,7 +55,7 @@ class LLMExtractor:
                 prompt.build_batch_messages(items), prompt.BATCH_SCHEMA_NAME,
                 prompt.BATCH_SCHEMA, lambda obj, texts=texts: prompt.parse_batch(obj, texts))
             for i, found in zip(chunk, answers, strict=True):
-                out[i] = found
+                out[i] = self._stamped(found)
         for (text, role), found in zip(pieces, out, strict=True):
             self._ready[(text, role)] = list(found)
         return out

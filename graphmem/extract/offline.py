@@ -40,51 +40,67 @@ def _always(_text: str, _low: str, _s: Sentence) -> bool:
     return True
 
 
+def _named(rule_id: str, rule: Rule) -> Rule:
+    """The rule, with every candidate it makes stamped `rule:<rule_id>` (FactCandidate.extracted_by)."""
+    def stamped(s: Sentence, before: str, found: list[FactCandidate]) -> list[FactCandidate]:
+        out = rule(s, before, found)
+        for f in out:
+            f.extracted_by = f.extracted_by or f"rule:{rule_id}"
+        return out
+    return stamped
+
+
 # The sentence-level rules after the clause handlers, each with the cheap test that says it can
 # apply, in this order (`dedupe` keeps the first reading of a fact).
 RULES: list[tuple[Gate, Rule]] = [
-    (_always, lambda s, _b, _o: shapes.plans(s)),
+    (_always, _named("shapes.plans", lambda s, _b, _o: shapes.plans(s))),
     (lambda t, low, _s: habits.FREQUENCY.search(t) or habits.HABIT_ADVERB.search(t)
-     or " been " in low, lambda s, _b, _o: habits.routines(s)),
-    (_words("used to"), lambda s, _b, _o: habits.used_to(s)),
+     or " been " in low, _named("habits.routines", lambda s, _b, _o: habits.routines(s))),
+    (_words("used to"), _named("habits.used_to", lambda s, _b, _o: habits.used_to(s))),
     (_words(" on ", " use ", "deleted", "uninstalled", "removed", "got rid of"),
-     lambda s, _b, _o: habits.app_use(s)),
+     _named("habits.app_use", lambda s, _b, _o: habits.app_use(s))),
     (_words(" me to ", " us to ", " on ", "window", "stopped", "wayside", " over"),
-     lambda s, _b, _o: habits.advised(s)),
-    (lambda t, _low, _s: habits.CHANGE_CUE.search(t), lambda s, _b, _o: habits.no_more(s)),
+     _named("habits.advised", lambda s, _b, _o: habits.advised(s))),
+    (lambda t, _low, _s: habits.CHANGE_CUE.search(t),
+     _named("habits.no_more", lambda s, _b, _o: habits.no_more(s))),
     (lambda _t, low, _s: "in ages" in low or (" in " in low or " since" in low) and (
-        "haven" in low or "have not" in low), lambda s, _b, _o: habits.lapsed(s)),
-    (_words("again", "back "), lambda s, _b, _o: habits.again(s)),
+        "haven" in low or "have not" in low), _named("habits.lapsed", lambda s, _b, _o: habits.lapsed(s))),
+    (_words("again", "back "), _named("habits.again", lambda s, _b, _o: habits.again(s))),
     (_words("left ", "quit ", "resigned", "last day", "started at", "began at", "started with",
-            "began with"), lambda s, _b, _o: life.job_changes(s)),
+            "began with"), _named("life.job_changes", lambda s, _b, _o: life.job_changes(s))),
     (_words("first ", "leaving", "quitting", "teach ", "teaching", "still at", "still with", "notice",
             "left ", "quit ", "hour ", "shift", "promot", "start", "begin", " as a", "now", "not at",
             " into ", " from "),
-     lambda s, before, _o: life.job_mentions(s, before)),
-    (_always, lambda s, _b, found: life.homes(s, found)),
+     _named("life.job_mentions", lambda s, before, _o: life.job_mentions(s, before))),
+    (_always, _named("life.homes", lambda s, _b, found: life.homes(s, found))),
     (_words("cancel", "call", "scrap", "off", " out of ", "withdr", "going to", "not to go"),
-     lambda s, _b, _o: life.cancellations(s)),
+     _named("life.cancellations", lambda s, _b, _o: life.cancellations(s))),
     (lambda t, low, s: s.times() and ("my " in low or "our " in low
                                       or life.THIRD_PARTY.search(t)),
-     lambda s, _b, _o: life.third_party(s)),
+     _named("life.third_party", lambda s, _b, _o: life.third_party(s))),
     (lambda t, _low, s: s.times() and life.NAMED_EVENT.search(t),
-     lambda s, _b, _o: life.named_events(s)),
+     _named("life.named_events", lambda s, _b, _o: life.named_events(s))),
     (_words("more", "fewer", "less", " to ", "another", "sold", "lost", "gave away", "th ",
             "second", "third", " now", "died", "passed", "ran away", "missing", " got out",
-            "ended up", "number"), lambda s, before, _o: counting.counts(s, before)),
-    (_words(" for me"), lambda s, _b, _o: shapes.not_for_me(s)),
-    (_words("favo"), lambda s, _b, _o: shapes.favorites(s)),
-    (_words("my ", "our "), lambda s, _b, _o: shapes.relations(s) + shapes.ordinals(s)),
-    (_always, lambda s, _b, _o: shapes.occupation(s)),
-    (_words("turned", "old", "birthday"), lambda s, _b, _o: shapes.age(s)),
-    (_always, lambda s, _b, _o: shapes.status(s)),
-    (_words("allerg"), lambda s, _b, _o: shapes.allergy_corrections(s)),
-    (_words("again", "back ", "start", "began"), lambda s, _b, found: shapes.diet_from_meat(s, found)),
+            "ended up", "number"),
+     _named("counting.counts", lambda s, before, _o: counting.counts(s, before))),
+    (_words(" for me"), _named("shapes.not_for_me", lambda s, _b, _o: shapes.not_for_me(s))),
+    (_words("favo"), _named("shapes.favorites", lambda s, _b, _o: shapes.favorites(s))),
+    (_words("my ", "our "),
+     _named("shapes.relations", lambda s, _b, _o: shapes.relations(s) + shapes.ordinals(s))),
+    (_always, _named("shapes.occupation", lambda s, _b, _o: shapes.occupation(s))),
+    (_words("turned", "old", "birthday"), _named("shapes.age", lambda s, _b, _o: shapes.age(s))),
+    (_always, _named("shapes.status", lambda s, _b, _o: shapes.status(s))),
+    (_words("allerg"), _named("shapes.allergy_corrections", lambda s, _b, _o: shapes.allergy_corrections(s))),
+    (_words("again", "back ", "start", "began"),
+     _named("shapes.diet_from_meat", lambda s, _b, found: shapes.diet_from_meat(s, found))),
     (lambda _t, low, _s: "name" in low or "call" in low or " go by" in low
-     or low.startswith(("hi", "hello", "hey")), lambda s, _b, _o: names.self_introductions(s)),
-    (_words("have", "'ve", "’ve", "had"), lambda s, _b, _o: shapes.counts(s)),
+     or low.startswith(("hi", "hello", "hey")),
+     _named("names.self_introductions", lambda s, _b, _o: names.self_introductions(s))),
+    (_words("have", "'ve", "’ve", "had"), _named("shapes.counts", lambda s, _b, _o: shapes.counts(s))),
     # last: a dated event only where no rule above read the sentence's time
-    (lambda _t, _low, s: s.times(), lambda s, _b, found: shapes.dated_events(s, found)),
+    (lambda _t, _low, s: s.times(),
+     _named("shapes.dated_events", lambda s, _b, found: shapes.dated_events(s, found))),
 ]
 
 
@@ -111,7 +127,10 @@ class OfflineExtractor:
         if role == "assistant":
             if not P.ASSISTANT_CUE.search(text):
                 return []
-            return dedupe(shapes.recommendations(text))
+            recs = dedupe(shapes.recommendations(text))
+            for f in recs:
+                f.extracted_by = "rule:shapes.recommendations"
+            return recs
         if role == "system" or P.QUESTION_START.match(text):
             return []
         implicit = implicit_subject(text, before)
@@ -152,7 +171,10 @@ class OfflineExtractor:
             if s.hedged(m.start()):
                 continue
             negated = bool(P.NEGATORS.search(aux) or P.USED_TO.search(aux))
-            out.extend(HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted"))
+            made = HANDLERS[family](s, m, verb, pred, "negated" if negated else "asserted")
+            for f in made:
+                f.extracted_by = f.extracted_by or f"rule:clause.{family}"
+            out.extend(made)
         low = text.lower()
         for applies, rule in RULES:
             if applies(text, low, s):

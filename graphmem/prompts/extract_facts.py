@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .. import predicates as registry
 from ..models import FactCandidate, RoleRef
 
 log = logging.getLogger(__name__)
@@ -28,10 +29,9 @@ remembering (greetings, questions without facts, filler, generic knowledge).
 Each fact is a FactEvent with these fields:
 - kind: one of preference | attribute | event | plan | relationship | possession | opinion | \
 recommendation.
-- predicate: a short snake_case slot naming what the fact is about, reusable across \
-conversations, e.g. lives_in, works_at, job_title, favorite_restaurant, likes, dislikes, \
-diet, attended, visited, bought, started_hobby, plans_to_visit, has_sibling, \
-owns_count:cat (a count, qualified after a colon by the counted thing), recommended:restaurant.
+- predicate: one of the registry's predicates listed below, nothing else. A family takes its \
+key after the colon (does:running, owns_count:cat, count:marathon, knows:sister) or after \
+favorite_ (favorite_restaurant).
 - value: the slot's value as short text (a city, an employer, a count like "2", a dish), or null.
 - subject: "user" when the fact is about the speaker of the piece; otherwise the name of the \
 person it is about (e.g. "Sarah", "my sister" -> "sister"). In an assistant message, use \
@@ -54,7 +54,10 @@ Rules: one fact per claim; prefer specific predicates; facts about the user's li
 plans, possessions, relations, history and opinions matter most. In an assistant message, \
 extract only concrete recommendations or suggestions made to the user (kind recommendation) \
 and concrete facts the assistant gave that the user may ask about later; never re-extract what \
-the user said. Never invent facts that the piece does not state."""
+the user said. Never invent facts that the piece does not state.
+
+Predicates (name: what it holds (cardinality, value type)):
+""" + "\n".join(f"- {registry.described(p.name)}" for p in registry.CANONICAL)
 
 _ROLE_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -70,7 +73,7 @@ FACT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "kind": {"type": "string", "enum": list(KINDS)},
-        "predicate": {"type": "string"},
+        "predicate": {"type": "string", "pattern": registry.PATTERN},
         "value": {"type": ["string", "null"]},
         "subject": {"type": "string"},
         "modality": {"type": "string", "enum": list(MODALITIES)},
@@ -211,6 +214,9 @@ def parse_candidate(item: Any, text: str) -> FactCandidate | None:
         return None
     if not isinstance(predicate, str) or not _normalise_predicate(predicate):
         return None
+    entry = registry.lookup(_normalise_predicate(predicate))
+    if entry is None:  # not a registry predicate: currency and search would not know it
+        return None
     if not isinstance(support, str) or not support.strip():
         return None
     if subject is None:
@@ -227,7 +233,7 @@ def parse_candidate(item: Any, text: str) -> FactCandidate | None:
     # A time phrase must be the piece's own words, or temporal resolution would date a guess.
     time_text = snap_to_text(time_text, text) if time_text else None
     return FactCandidate(
-        kind=kind.strip().lower(), predicate=_normalise_predicate(predicate),
+        kind=entry.kind, predicate=_normalise_predicate(predicate),
         text=(readable or "").strip() or support, support=support,
         modality=modality.strip().lower(), subject=subject.strip() or "user", value=value,
         roles=roles, time_text=time_text)

@@ -39,6 +39,11 @@ def stats(graph: Graph, user_id: str | None = None) -> dict[str, int]:
     return dict(graph.read("stats", user_id=user_id)[0])
 
 
+def facts_by_extractor(graph: Graph, user_id: str | None = None) -> dict[str, int]:
+    """How many facts each rule, model version or LLM made (of one user, or all)."""
+    return {r["extracted_by"]: r["facts"] for r in graph.read("stats_extracted_by", user_id=user_id)}
+
+
 def forget_batch(graph: Graph, user_id: str, batch: int) -> int:
     """Delete up to `batch` nodes of each kind of one user; the number deleted."""
     return int(graph.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"])

@@ -69,7 +69,8 @@ def test_normal_extraction(llm_stub: LLMStub) -> None:
     assert first == FactCandidate(
         kind="attribute", predicate="lives_in", text="The user lives in Denver.",
         support="I moved to Denver last March", modality="asserted", subject="user",
-        value="Denver", roles=[RoleRef("location", "Denver", "place")], time_text="last March")
+        value="Denver", roles=[RoleRef("location", "Denver", "place")], time_text="last March",
+        extracted_by="llm:stub-model")
     assert all(supported(c, PIECE) for c in cands)
     assert cands[1].time_text is None
     # The request carried the piece, the speaker role, the model and a strict JSON schema.
@@ -244,6 +245,8 @@ def test_unknown_kind_and_malformed_items_are_dropped(llm_stub: LLMStub) -> None
         fact(kind="mood"),  # unknown kind
         fact(modality="definitely"),  # unknown modality
         fact(predicate=42),  # wrong type
+        fact(predicate="job_title"),  # not a registry predicate: currency would never know it
+        fact(predicate="plans_to_visit"),
         fact(support=""),  # empty support
         fact(roles="Denver"),  # wrong type
         "a string, not an object",
@@ -257,6 +260,9 @@ def test_unknown_kind_and_malformed_items_are_dropped(llm_stub: LLMStub) -> None
     cands = extractor.extract(PIECE, "user")
     assert [(c.kind, c.predicate, c.value) for c in cands] == [
         ("possession", "owns_count:guinea_pig", "2"), ("attribute", "lives_in", "Denver")]
+    assert "- lives_in: " in llm_stub.prompt_text()  # the registry is the prompt's vocabulary
+    schema = llm_stub.requests[0]["response_format"]["json_schema"]["schema"]
+    assert "pattern" in schema["properties"]["facts"]["items"]["properties"]["predicate"]
     assert cands[0].roles == [RoleRef("object", "guinea pig", "other")]
     assert len(llm_stub.requests) == 1  # dropping items is not a reason to ask again
 
@@ -310,7 +316,7 @@ def test_batch_extraction_answers_later_extract_calls(llm_stub: LLMStub) -> None
 
 
 def test_assistant_role_is_named_in_the_prompt(llm_stub: LLMStub) -> None:
-    llm_stub.reply_json({"facts": [fact(kind="recommendation", predicate="recommended:restaurant",
+    llm_stub.reply_json({"facts": [fact(kind="recommendation", predicate="recommended",
                                         value="Lucia's", subject="assistant",
                                         support="try Lucia's", time_text=None, roles=[])]})
     extractor, _, _ = make(llm_stub)

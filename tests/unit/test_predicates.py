@@ -1,0 +1,85 @@
+"""The predicate registry: one declaration that extraction, currency and the LLM prompt read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from graphmem import currency
+from graphmem import predicates as P
+from graphmem.extract import OfflineExtractor
+from graphmem.extract import lexicon as L
+from graphmem.prompts import extract_facts
+
+
+def test_every_role_word_of_the_rules_is_a_registry_role():
+    assert set(L.RELATIONS.values()) <= P.ROLES
+    assert set(L.GROUP_RELATIONS.values()) <= P.GROUP_ROLES
+
+
+@pytest.mark.parametrize("stored, name", [
+    ("lives_in", "lives_in"), ("does:running", "does"), ("owns_count:cat", "owns_count"),
+    ("count:child", "count"), ("favorite_restaurant", "favorite"), ("owns:cat", "owns"),
+    ("friend", "friend"), ("cousin_event", "person_event"), ("parents_event", "person_event"),
+    ("knows:sister", "knows"),
+])
+def test_lookup_resolves_names_families_roles_and_role_events(stored, name):
+    found = P.lookup(stored)
+    assert found is not None and found.name == name
+
+
+@pytest.mark.parametrize("unknown", ["job_title", "plans_to_visit", "does:", "favorite_",
+                                     "stranger_event", "", "lives_in:x"])
+def test_lookup_refuses_what_the_registry_does_not_declare(unknown):
+    assert P.lookup(unknown) is None
+
+
+def test_currency_reads_its_slot_rules_from_the_registry():
+    assert currency.SINGLE_VALUED == P.names(P.Cardinality.SINGLE)
+    assert {"lives_in", "works_at", "occupation", "diet", "spouse", "boss"} <= currency.SINGLE_VALUED
+    assert set(currency.QUANTITY_PREFIXES) == {"owns_count:", "count:"}
+    assert currency.STANCE == {"likes": "+", "dislikes": "-", "reduces": "-", "avoids": "-",
+                               "consumes": "+"}
+    assert currency.TIED_TO == {"occupation": "works_at", "studies": "studies_at",
+                                "major": "studies_at"}
+    assert "traveled_to" in currency.PLAN_OUTCOMES and "did" not in currency.PLAN_OUTCOMES
+    # fixed facts compete with nothing; several-valued ones only with their own value
+    assert currency.slot_key("user", "born_in", "Leeds", "asserted") is None
+    assert currency.slot_key("user", "has_pet", "Biscuit", "asserted") == "user|has_pet|biscuit"
+
+
+def test_every_registry_entry_is_well_formed():
+    for p in P.PREDICATES:
+        assert re.fullmatch(r"[a-z_]+", p.name), p.name
+        assert p.description and p.questions, p.name
+        assert p.changes, p.name
+        if p.cardinality is P.Cardinality.EVENT:
+            assert p.changes <= P.EVENT_CHANGES, p.name
+    assert len({p.name for p in P.PREDICATES}) == len(P.PREDICATES)
+
+
+SENTENCES = [  # written here, one per rule family the offline extractor has
+    "I live in Hove now.", "I work at Greggs as a baker.", "My sister Anna is a nurse.",
+    "I have three cats.", "I quit running last year.", "My favourite band is Wet Leg.",
+    "I'm allergic to peanuts.", "We went to Porto in May.", "I'm planning a trip to Oslo.",
+    "My cousin's graduation is on 3 May.", "I turned 41 last week.", "I'm vegetarian.",
+    "I used to live in Crewe.", "I left my job at Aldi.", "I'm reading Middlemarch.",
+    "I go climbing every Tuesday.", "We adopted a rescue dog called Pip.", "I love olives.",
+    "I'm cutting down on sugar.", "My name is Priya.", "I'm married.", "I sold my bike.",
+]
+
+
+def test_the_offline_rules_emit_only_registry_predicates_and_say_which_rule():
+    extractor = OfflineExtractor()
+    made = [c for s in SENTENCES for c in extractor.extract(s, "user")]
+    assert len(made) >= len(SENTENCES)
+    unknown = [c.predicate for c in made if P.lookup(c.predicate) is None]
+    assert not unknown
+    assert all(c.extracted_by.startswith("rule:") for c in made), \
+        [c for c in made if not c.extracted_by]
+
+
+def test_the_llm_prompt_lists_every_canonical_predicate():
+    for p in P.CANONICAL:
+        assert f"- {P.described(p.name)}" in extract_facts.SYSTEM_PROMPT
