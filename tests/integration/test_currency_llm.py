@@ -18,22 +18,24 @@ from tests.llmstub import StubReply
 llm_stub = llmstub.llm_stub
 
 MARATHON = RoleRef("object", "Boston Marathon", "activity")
-FACTS = {  # sentence -> the candidate a scripted extractor proposes for it
+# Registry predicates whose facts no slot rule links (a value-keyed `learning`, `did` events), so
+# any edge between them is the model's. Sentence -> the candidate a scripted extractor proposes.
+FACTS = {
     "I work as a junior analyst.": FactCandidate(
-        "attribute", "job_title", "The user works as a junior analyst.", "I work as a junior analyst",
+        "attribute", "learning", "The user works as a junior analyst.", "I work as a junior analyst",
         value="junior analyst"),
     "I got promoted to senior analyst.": FactCandidate(
-        "attribute", "job_title", "The user is a senior analyst.", "I got promoted to senior analyst",
+        "attribute", "learning", "The user is a senior analyst.", "I got promoted to senior analyst",
         value="senior analyst"),
     "I live in Denver.": FactCandidate(
         "attribute", "lives_in", "The user lives in Denver.", "I live in Denver", value="Denver"),
     "I live in Seattle.": FactCandidate(
         "attribute", "lives_in", "The user lives in Seattle.", "I live in Seattle", value="Seattle"),
     "I'm training for the Boston Marathon.": FactCandidate(
-        "plan", "training_for", "The user is training for the Boston Marathon.",
+        "plan", "did", "The user is training for the Boston Marathon.",
         "I'm training for the Boston Marathon", value="Boston Marathon", roles=[MARATHON]),
     "I dropped out of the Boston Marathon.": FactCandidate(
-        "event", "withdrew_from", "The user dropped out of the Boston Marathon.",
+        "event", "did", "The user dropped out of the Boston Marathon.",
         "I dropped out of the Boston Marathon", value="Boston Marathon", roles=[MARATHON]),
 }
 SESSIONS = [
@@ -174,7 +176,7 @@ ACME = RoleRef("employer", "Acme", "organization")
 FACTS.update({
     "I work at Acme.": FactCandidate("attribute", "works_at", "The user works at Acme.",
                                      "I work at Acme", value="Acme", roles=[ACME]),
-    "I left Acme for good.": FactCandidate("event", "left_job", "The user left Acme.",
+    "I left Acme for good.": FactCandidate("event", "left", "The user left Acme.",
                                            "I left Acme for good", value="Acme", roles=[ACME]),
     "I still remember that I work at Acme.": FactCandidate(
         "attribute", "works_at", "The user works at Acme (again).", "I work at Acme",
