@@ -151,7 +151,8 @@ def heldout_batches(root: Path = CORPUS_DIR) -> frozenset[str]:
     path = root / "HELDOUT"
     if not path.exists():
         return frozenset()
-    return frozenset(w for w in path.read_text(encoding="utf-8").split() if not w.startswith("#"))
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for line in lines for w in line.split("#", 1)[0].split())
 
 
 def load(root: Path = CORPUS_DIR) -> list[Message]:
