@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .extract import Extractor
     from .llm import LLMClient
 
-EXTRACTORS = ("offline", "llm")
+EXTRACTORS = ("offline", "model", "hybrid", "llm")  # rules, learned, both, an LLM
 RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
 
 
@@ -66,7 +66,8 @@ class IngestParts:
 
 def ingest_parts(extractor: str = "offline", relations: str = "auto",
                  env: Mapping[str, str] | None = None) -> IngestParts:
-    """The extractor and relation judge named by `extractor` (offline | llm) and `relations`
+    """The extractor and relation judge named by `extractor` (offline: the rules; model: the
+    learned tagger; hybrid: both; llm) and `relations`
     (auto: the LLM judges when it extracts; rules: nobody beyond the slot rules; llm)."""
     if extractor not in EXTRACTORS:
         raise ConfigError(f"unknown extractor {extractor!r}; use one of {', '.join(EXTRACTORS)}")
@@ -82,6 +83,13 @@ def ingest_parts(extractor: str = "offline", relations: str = "auto",
         from .extract import OfflineExtractor
 
         chosen = OfflineExtractor()
+    elif extractor in ("model", "hybrid"):
+        from .extract import OfflineExtractor
+        from .extract.learned import HybridExtractor, ModelExtractor
+
+        chosen = ModelExtractor()
+        if extractor == "hybrid":
+            chosen = HybridExtractor(OfflineExtractor(), chosen)
     else:
         from .extract.llm import LLMExtractor
 

@@ -36,7 +36,7 @@ from .store import currency as store_currency
 from .store import sessions as store
 from .store.nodes import Turn
 from .store.time import utc, utc_native
-from .temporal import resolve_time_expression
+from .temporal import resolve_time_expression, tense_prefers
 
 # Turns longer than this are stored whole but only their first part is segmented and searched
 # for facts: a pasted document is not a statement about the user.
@@ -225,7 +225,15 @@ class Ingestor:
         roles, relations = [], []
         prev_id = prev_turn_id
         speakers = tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker))
-        for k, rec in enumerate(session.turns, start=first_idx):
+        all_pieces = [pieces_of_turn(user_id, stable_id("turn", user_id, session.source_id, k),
+                                     rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
+                      for k, rec in enumerate(session.turns, start=first_idx)]
+        prepare = getattr(self.extractor, "prepare", None)
+        if prepare is not None:  # a batching extractor reads the whole session at once
+            prepare([(p.text, rec.role) for rec, ps in zip(session.turns, all_pieces, strict=True)
+                     for p in ps])
+        for (k, rec), turn_pieces in zip(enumerate(session.turns, start=first_idx), all_pieces,
+                                         strict=True):
             source_id = rec.source_id or f"{session.source_id}_{k}"
             turn_id = stable_id("turn", user_id, session.source_id, k)
             turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
@@ -233,8 +241,6 @@ class Ingestor:
             if prev_id:
                 links.append({"prev_id": prev_id, "id": turn_id})
             prev_id = turn_id
-            turn_pieces = pieces_of_turn(
-                user_id, turn_id, rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
             piece_rows = [{"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
                            "text": p.text, "embedding": None} for p in turn_pieces]
             pieces.extend(piece_rows)
@@ -279,7 +285,7 @@ class Ingestor:
                   start: int, t_s: datetime, entities: dict[str, dict[str, Any]],
                   roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
         fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
-        prefer = "future" if cand.modality == "planned" else "past"
+        prefer = "future" if cand.modality == "planned" else tense_prefers(piece.text)
         when = (resolve_time_expression(cand.time_text, t_s, prefer=prefer)
                 if cand.time_text else None)
         occurred_start = when.start.astimezone(UTC) if when and when.start else None

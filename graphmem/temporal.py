@@ -664,6 +664,35 @@ def _dateparser_fallback(c: _Ctx, s: str) -> _Range | None:
     return c.year(d.year) if gran == "year" else c.day(d)
 
 
+# The clause a time phrase sits in decides which way an ambiguous one points ("on Monday", "in
+# May", "the 14th"). English dates ahead what it says with a future form ("I'll", "going to"),
+# the present progressive of an arrangement ("I'm flying on Monday", "I'm training for the 10k in
+# May"), the present of a timetable ("I start on Monday", "my exam is on the 14th"); a plain past
+# or present ("I quit vaping on January 1st") points back, as it did before.
+_FUTURE_FORMS = re.compile(r"\b(?:will|shall|gonna|about to|next|coming|upcoming|until|till)\b"
+                           r"|['’]ll\b|\bgoing to (?!(?:the|a|an|my|our|his|her|their|this|that)\b)",
+                           re.IGNORECASE)
+_ARRANGED = re.compile(
+    r"\b(?:am|is|are|i['’]m|['’]re|['’]s)\s+(?:\w+ly\s+|also\s+|still\s+|finally\s+)?"
+    r"(?!going\b)[a-z]{2,}ing\b|^\W*(?!going\b)[a-z]{2,}ing\b"  # "flying out on Friday"
+    r"|\b(?:start|starts|begin|begins|leave|leaves|fly|flies|arrive|arrives|move|moves|return|"
+    r"returns|graduate|graduates|due|scheduled|booked)\b"
+    r"|\b(?:is|are|['’]s|['’]re)\s+(?:on|in|at|this)\b", re.IGNORECASE)
+_PAST_FORMS = re.compile(
+    r"\b(?:was|were|did|didn['’]t|had|hadn['’]t|went|got|came|took|made|said|saw|met|left|ran|"
+    r"began|started|moved|ago|yesterday|used to)\b", re.IGNORECASE)
+
+
+def tense_prefers(clause: str) -> Prefer:
+    """Which way an ambiguous time phrase in `clause` points: "future" when the clause says it
+    ahead (a future form, an arrangement, a timetable) and not in the past, else "past"."""
+    if _FUTURE_FORMS.search(clause):
+        return "future"
+    if _ARRANGED.search(clause) and not _PAST_FORMS.search(clause):
+        return "future"
+    return "past"
+
+
 def resolve_time_expression(expr: str, anchor: datetime, *,
                             prefer: Prefer = "past") -> TimeExpression:
     """Resolve `expr` against the mention time `anchor` into a half-open range [start, end).

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..compose import EXTRACTORS
 from . import _echo_err, _fail_cleanly, _ingest_progress, bench, open_memory
 
 
@@ -231,8 +232,10 @@ def bench_scale(path, sizes, users, sessions_per_user, rounds, chart_path, keep,
 @click.option("--failures", "show_failures", is_flag=True,
               help="List every failing scenario with the checks that did not hold.")
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS),
+              help="Who extracts facts: the rules, the learned model, both, or an LLM.")
 @_fail_cleanly
-def bench_currency(path, show_failures, as_json) -> None:
+def bench_currency(path, show_failures, as_json, extractor) -> None:
     """Currency scenarios (default: the checkout's tests/scenarios), each ingested as its own
     user and forgotten after: pass rates per category and in total. Exit 1 when a goal
     (>= 95% of all scenarios, >= 85% of each category) is not met."""
@@ -247,7 +250,7 @@ def bench_currency(path, show_failures, as_json) -> None:
     scenarios = load_scenarios(path)  # every file checked before anything runs
     bar = tqdm(total=len(scenarios), unit="scenario", desc="currency", file=sys.stderr,
                dynamic_ncols=True, leave=False, disable=not sys.stderr.isatty())
-    with open_memory() as mem:
+    with open_memory(extractor=extractor) as mem:
         res = run_currency_bench(mem, scenarios, path, on_scenario=lambda _o: bar.update())
     bar.close()
     missed = res.goals_missed()

@@ -3,7 +3,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from graphmem.temporal import find_time_expressions, resolve_all, resolve_time_expression
+from graphmem.temporal import (
+    find_time_expressions,
+    resolve_all,
+    resolve_time_expression,
+    tense_prefers,
+)
 
 SAT = datetime(2023, 5, 20, 14, 0, tzinfo=UTC)  # a Saturday
 WED = datetime(2024, 3, 13, 14, 0, tzinfo=UTC)  # a Wednesday
@@ -254,3 +259,31 @@ def test_a_duration_is_not_a_time_ahead():
     assert not resolve_time_expression("for two weeks", anchor).resolved
     assert [t for _s, _e, t in find_time_expressions("My cousin's wedding is in two weeks.")] == [
         "in two weeks"]
+
+
+@pytest.mark.parametrize("clause, way", [
+    ("I start at Brightwell on Monday", "future"),  # a timetable
+    ("my exam is on the 14th", "future"),
+    ("I'm training for the 10k in May", "future"),  # an arrangement
+    ("We're flying to Rome on Friday", "future"),
+    ("I'll see her on Sunday", "future"),
+    ("I am going to visit mum in May", "future"),
+    ("I started at Brightwell on Monday", "past"),
+    ("I went to the gym on Friday", "past"),
+    ("I quit vaping on January 1st.", "past"),  # a plain present/past form points back
+    ("I love going to the market on Saturday", "past"),
+    ("I'm so sore from the hike on Sunday", "past"),
+])
+def test_the_tense_of_a_clause_says_which_way_its_time_points(clause, way):
+    assert tense_prefers(clause) == way
+
+
+def test_a_timetable_said_on_a_saturday_lands_on_the_coming_monday():
+    saturday = datetime(2026, 11, 28, 10, tzinfo=UTC)
+    clause = "I start at Brightwell on Monday"
+    got = resolve_time_expression("on Monday", saturday, prefer=tense_prefers(clause))
+    assert got.start.date().isoformat() == "2026-11-30"
+    february = datetime(2026, 2, 10, tzinfo=UTC)
+    got = resolve_time_expression("in May", february,
+                                  prefer=tense_prefers("training for the 10k in May"))
+    assert got.start.date().isoformat() == "2026-05-01"

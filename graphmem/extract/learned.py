@@ -1,0 +1,175 @@
+"""The learned extractor as an Extractor: the model's tagged facts as registry FactCandidates, and
+the hybrid that keeps the exact rules beside it.
+
+A tagged fact names a corpus predicate, a value span, a change and a subject; here it becomes what
+the store and currency read: family predicates take their key ("does:swimming",
+"owns_count:cat", "favorite_band", a relation by its role), the change becomes a modality
+(stops → negated, planned → planned, cancelled → a `cancelled` event that closes the plan), and
+a state told as over ("I lived in Hove for years") becomes the past event the rules also name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import predicates as registry
+from ..models import FactCandidate, RoleRef
+from . import lexicon as L
+from .text import activity_key, number, singular, slug
+
+# A state told as over is the past event of the same thing (what the rules store for it).
+PAST_OF = {"lives_in": "lived_in", "works_at": "worked_at", "studies_at": "studied_at",
+           "occupation": "former_occupation"}
+_ROLE_TYPE = {"place": ("location", "place"), "organisation": ("object", "organization"),
+              "person": ("object", "person"), "pet": ("object", "pet")}
+MIN_SCORE = 0.5  # a fact whose least sure value token is below this is not proposed
+
+
+def _subject(tagged: Any) -> str:
+    """Who a fact is about, as the rules name them: a person's name when it is said ("my sister
+    Ines" → Ines), else their role ("my youngest" → child, "my wife" → spouse)."""
+    if tagged.subject == "user":
+        return "user"
+    said = (tagged.subject_span.text if tagged.subject_span else "").strip()
+    words = [w for w in said.split() if w.lower() not in ("my", "our", "the", "his", "her")]
+    names = [w for w in words if w[:1].isupper() and w.lower() not in L.RELATIONS]
+    if names:
+        return " ".join(names)
+    roles = [L.RELATIONS[w.lower()] for w in words if w.lower() in L.RELATIONS]
+    return roles[-1] if roles else tagged.subject
+
+
+def _stored_predicate(tagged: Any) -> tuple[str, str | None] | None:
+    """(stored predicate, stored value) of a tagged fact; None when it cannot be stored."""
+    name, value = tagged.predicate, tagged.value.text
+    key = tagged.key.text if tagged.key else None
+    if name == "does":
+        k = activity_key(value)
+        return (f"does:{k}", value) if k else None
+    if name in ("owns_count", "count"):
+        n = number(value)
+        if n is None or not key:
+            return None
+        return f"{name}:{singular(key.split()[-1])}", str(n)
+    if name == "favorite":
+        return (f"favorite_{slug(key)}", value) if key and slug(key) else None
+    if name == "knows":
+        if not key:
+            return None
+        role = L.RELATIONS.get(key.lower().split()[-1])
+        return (role, value) if role else (f"knows:{slug(key)}", value)
+    return name, value
+
+
+def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
+    """The FactCandidate a tagged fact of `text` stands for, or None."""
+    stored = _stored_predicate(tagged)
+    if stored is None:
+        return None
+    predicate, value = stored
+    entry = registry.lookup(predicate)
+    if entry is None:
+        return None
+    change, modality = tagged.change, "asserted"
+    if change == "planned":
+        modality = "planned"
+    elif change == "cancelled":
+        predicate, entry = "cancelled", registry.BY_NAME["cancelled"]
+    elif change == "stops":
+        modality = "negated"
+    elif change == "done" and entry.cardinality is not registry.Cardinality.EVENT:
+        past = PAST_OF.get(predicate)
+        if past is None:
+            modality = "negated"  # held once, no longer ("had a dog growing up")
+        else:
+            predicate, entry = past, registry.BY_NAME[past]
+    spans = [s for s in (tagged.value, tagged.key, tagged.time, tagged.subject_span) if s]
+    start, end = min(s.start for s in spans), max(s.end for s in spans)
+    support = text[start:end].strip()
+    if not support:
+        return None
+    subject = _subject(tagged)
+    role, kind = _ROLE_TYPE.get(entry.value_type.value, ("object", "other"))
+    who = "User" if subject == "user" else subject
+    what = predicate.replace("_", " ").replace(":", " ")
+    qualifier = {"stops": " (no longer)", "planned": " (planned)", "starts": " (new)",
+                 "cancelled": " (called off)"}.get(change, "")
+    return FactCandidate(
+        kind=entry.kind, predicate=predicate, text=f"{who}: {what} {value}{qualifier}.",
+        support=support, modality=modality, subject=subject, value=value,
+        roles=[RoleRef(role, tagged.value.text, kind)],
+        time_text=tagged.time.text if tagged.time else None, confidence=tagged.score,
+        extracted_by=f"model:{version}")
+
+
+class ModelExtractor:
+    """FactCandidates from the learned tagger, for user pieces (the assistant's turns give
+    recommendations, which the rules read). `prepare` tags a whole session's pieces at once."""
+
+    reads_context = False
+
+    def __init__(self, tagger: Any = None, min_score: float = MIN_SCORE):
+        if tagger is None:
+            from .model.infer import ModelTagger  # deferred: onnxruntime loads the weights
+
+            tagger = ModelTagger()
+        self.tagger = tagger
+        self.min_score = min_score
+        self.name = f"model:{tagger.version}"
+        self._ready: dict[str, list[FactCandidate]] = {}
+
+    def prepare(self, pieces: Sequence[tuple[str, str]]) -> None:
+        """Tag every user piece of `pieces` in batches; `extract` then costs nothing."""
+        texts = list(dict.fromkeys(t for t, role in pieces if _reads(role) and t.strip()))
+        for text, tagged in zip(texts, self.tagger.tag(texts), strict=True):
+            self._ready[text] = self._candidates(text, tagged)
+
+    def extract(self, text: str, role: str) -> list[FactCandidate]:
+        if not _reads(role) or not text.strip():
+            return []
+        found = self._ready.pop(text, None)
+        if found is None:
+            found = self._candidates(text, self.tagger.tag([text])[0])
+        return found
+
+    def _candidates(self, text: str, tagged: list[Any]) -> list[FactCandidate]:
+        out = []
+        for t in tagged:
+            if t.score < self.min_score:
+                continue
+            cand = to_candidate(t, text, self.tagger.version)
+            if cand is not None:
+                out.append(cand)
+        return out
+
+
+def _reads(role: str) -> bool:
+    return (role or "user").lower() not in ("assistant", "system")
+
+
+class HybridExtractor:
+    """The rules and the model side by side: every rule fact, and each model fact whose slot
+    (predicate and value) no rule fact of the same piece already holds."""
+
+    reads_context = True
+
+    def __init__(self, rules: Any, model: ModelExtractor):
+        self.rules, self.model = rules, model
+        self.name = f"hybrid:{rules.name}+{model.name}"
+
+    def prepare(self, pieces: Sequence[tuple[str, str]]) -> None:
+        self.model.prepare(pieces)
+
+    def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
+        ruled = self.rules.extract(text, role, before=before)
+        held = {(c.predicate, (c.value or "").lower()) for c in ruled}
+        values = {(c.value or "").lower() for c in ruled}
+        out = list(ruled)
+        for cand in self.model.extract(text, role):
+            if (cand.predicate, (cand.value or "").lower()) in held:
+                continue
+            if (cand.value or "").lower() in values and cand.modality == "asserted":
+                continue  # the rules read this value already, exactly
+            out.append(cand)
+        return out

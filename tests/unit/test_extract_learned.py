@@ -1,0 +1,114 @@
+"""The learned extractor's adapter: tagged facts become registry FactCandidates (pure logic; the
+shipped weights are tested in test_extract_model.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graphmem import predicates as registry
+from graphmem.extract import OfflineExtractor
+from graphmem.extract.corpus import Span
+from graphmem.extract.learned import HybridExtractor, ModelExtractor, to_candidate
+
+
+def span(text: str, words: str) -> Span:
+    at = text.index(words)
+    return Span(at, at + len(words), words)
+
+
+@dataclass(frozen=True)
+class Tagged:
+    predicate: str
+    value: Span
+    change: str
+    subject: str = "user"
+    key: Span | None = None
+    time: Span | None = None
+    subject_span: Span | None = None
+    score: float = 0.9
+
+
+class FakeTagger:
+    version = "test"
+
+    def __init__(self, answers):
+        self.answers, self.calls = answers, []
+
+    def tag(self, texts):
+        self.calls.append(list(texts))
+        return [self.answers.get(t, []) for t in texts]
+
+
+def cand(text, **kw):
+    found = to_candidate(Tagged(**kw), text, "test")
+    assert found is None or found.support in text
+    return found
+
+
+def test_changes_become_modalities_and_plans_close_by_outcome():
+    t = "accepted the offer!! first day at Brightwell on Monday"
+    c = cand(t, predicate="works_at", value=span(t, "Brightwell"), change="planned",
+             time=span(t, "on Monday"))
+    assert (c.predicate, c.value, c.modality, c.time_text) == ("works_at", "Brightwell",
+                                                              "planned", "on Monday")
+    assert c.support == "Brightwell on Monday" and c.extracted_by == "model:test"
+    t = "left Pellham Foods last week"
+    c = cand(t, predicate="works_at", value=span(t, "Pellham Foods"), change="stops")
+    assert c.modality == "negated"
+    t = "the Oslo trip is off"
+    c = cand(t, predicate="traveled_to", value=span(t, "Oslo"), change="cancelled")
+    assert c.predicate == "cancelled"
+    t = "I lived in Crewe for years"
+    assert cand(t, predicate="lives_in", value=span(t, "Crewe"), change="done").predicate == \
+        "lived_in"
+    t = "had a hamster growing up"
+    assert cand(t, predicate="has_pet", value=span(t, "hamster"), change="done").modality == \
+        "negated"
+
+
+def test_families_take_their_keys_and_every_predicate_is_the_registrys():
+    t = "we've got two cats now and my fave cafe is Dottie's"
+    made = [cand(t, predicate="owns_count", value=span(t, "two"), key=span(t, "cats"),
+                 change="ongoing"),
+            cand(t, predicate="favorite", value=span(t, "Dottie's"), key=span(t, "cafe"),
+                 change="ongoing")]
+    assert [(c.predicate, c.value) for c in made] == [("owns_count:cat", "2"),
+                                                      ("favorite_cafe", "Dottie's")]
+    t = "my sister Ines swims most mornings"
+    c = cand(t, predicate="knows", value=span(t, "Ines"), key=span(t, "sister"), change="ongoing")
+    assert c.predicate == "sister"
+    c = cand(t, predicate="does", value=span(t, "swims"), change="ongoing", subject="sibling",
+             subject_span=span(t, "my sister Ines"))
+    assert c.predicate.startswith("does:") and c.subject == "Ines"
+    assert all(registry.lookup(x.predicate) for x in made + [c])
+    # a count without a number, or a family without its key, is not stored
+    assert cand(t, predicate="count", value=span(t, "Ines"), key=span(t, "sister"),
+                change="ongoing") is None
+    assert cand(t, predicate="favorite", value=span(t, "Ines"), change="ongoing") is None
+
+
+def test_the_model_extractor_tags_a_session_at_once_and_skips_the_assistant():
+    t = "moved to Hove last week"
+    tagger = FakeTagger({t: [Tagged("lives_in", span(t, "Hove"), "starts",
+                                    time=span(t, "last week"))],
+                         "unsure": [Tagged("lives_in", Span(0, 6, "unsure"), "ongoing",
+                                           score=0.2)]})
+    ex = ModelExtractor(tagger)
+    ex.prepare([(t, "user"), ("Sounds lovely!", "assistant"), ("unsure", "user")])
+    assert tagger.calls == [[t, "unsure"]]
+    [c] = ex.extract(t, "user")
+    assert (c.predicate, c.value, c.time_text) == ("lives_in", "Hove", "last week")
+    assert ex.extract("unsure", "user") == []  # below the score floor
+    assert ex.extract("Sounds lovely!", "assistant") == []
+    assert tagger.calls == [[t, "unsure"]]  # nothing tagged twice
+
+
+def test_the_hybrid_keeps_every_rule_fact_and_adds_the_models_new_ones():
+    t = "I live in Hove and the commute to Brightwell is killing me"
+    tagger = FakeTagger({t: [Tagged("lives_in", span(t, "Hove"), "ongoing"),
+                             Tagged("works_at", span(t, "Brightwell"), "ongoing")]})
+    hybrid = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
+    made = hybrid.extract(t, "user")
+    assert sum(c.predicate == "lives_in" for c in made) == 1  # not twice
+    assert any(c.predicate == "works_at" and c.extracted_by == "model:test" for c in made)
+    assert any(c.extracted_by.startswith("rule:") for c in made)
