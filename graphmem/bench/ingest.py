@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from graphmem import localneo4j
+from graphmem.compose import ingest_parts
 from graphmem.config import Settings
 from graphmem.db import Graph
 from graphmem.embed import default_embedder
-from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
 from graphmem.models import Transcript
@@ -54,9 +54,10 @@ class IngestBench:
 
 def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None = None,
                      keep: bool = False, options: IngestOptions | None = None,
-                     on_session: Callable[[IngestReport], None] | None = None) -> IngestBench:
-    """Ingest `path` under fresh user ids (`<prefix><user>`) and measure; forget them after
-    unless `keep`."""
+                     on_session: Callable[[IngestReport], None] | None = None,
+                     extractor: str = "offline") -> IngestBench:
+    """Ingest `path` under fresh user ids (`<prefix><user>`) with `extractor` (offline, model,
+    hybrid) and measure; forget them after unless `keep`."""
     settings = Settings.from_env()
     prefix = prefix if prefix is not None else f"bench-{int(time.time())}-"
     result = IngestBench(path=str(path))
@@ -67,7 +68,7 @@ def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None 
     users: list[str] = []
     with Graph.connect(settings) as graph:
         require(graph, embedder)
-        ingestor = Ingestor(graph, OfflineExtractor(), embedder, options)
+        ingestor = Ingestor(graph, ingest_parts(extractor).extractor, embedder, options)
         started = time.perf_counter()
         load_time = 0.0
 

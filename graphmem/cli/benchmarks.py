@@ -18,16 +18,18 @@ from . import _echo_err, _fail_cleanly, _ingest_progress, bench, open_memory
 @click.option("--keep", is_flag=True, help="Keep the ingested users (default: forget them after).")
 @click.option("--prefix", default=None, help="User id prefix (default: bench-<unix time>-).")
 @click.option("--no-currency", is_flag=True, help="Skip currency maintenance (for comparison).")
+@click.option("--extractor", default="offline", show_default=True,
+              type=click.Choice([e for e in EXTRACTORS if e != "llm"]))
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def bench_ingest(path, limit, keep, prefix, no_currency, as_json) -> None:
-    """Ingest throughput with the offline extractor (turns/s, minutes, peak RSS)."""
+def bench_ingest(path, limit, keep, prefix, no_currency, extractor, as_json) -> None:
+    """Ingest throughput with an offline extractor (turns/s, minutes, peak RSS)."""
     from ..bench.ingest import run_ingest_bench
     from ..ingest import IngestOptions
 
     bar, tick = _ingest_progress(disable=False)
     res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
-                           options=IngestOptions(currency=not no_currency))
+                           options=IngestOptions(currency=not no_currency), extractor=extractor)
     bar.close()
     out = {**res.__dict__, "turns_per_s": round(res.turns_per_s, 1),
            "minutes": round(res.seconds / 60, 2)}
