@@ -38,6 +38,11 @@ def allowed_hosts_from_env(env: dict[str, str] | None = None) -> list[str]:
     return [h.strip() for h in (e.get("GRAPHMEM_ALLOWED_HOSTS") or "").split(",") if h.strip()]
 
 
+# A Host header as RFC 9110 allows it here: a name or an address, and a port. Anything else
+# ("localhost:8420@evil.example", spaces, commas) is read two ways by two parsers: refused.
+_HOST_GRAMMAR = re.compile(r"(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::[0-9]{1,5})?", re.IGNORECASE)
+
+
 def _hostname(value: str) -> str:
     """The name in a Host header or an allowed-host entry, lower case, without port or brackets."""
     v = value.strip().lower()
@@ -93,6 +98,9 @@ class RequestGuard:
         host = headers.get(b"host", b"").decode("latin-1")
         if not host.strip():
             return 421, "missing_host", "the request names no Host; send a Host header"
+        if not _HOST_GRAMMAR.fullmatch(host.strip()):
+            return (421, "foreign_host", "the Host header is not a host name and port; send "
+                    "Host: <name>[:port]")
         if not self.any_host and _hostname(host) not in self.hosts:
             return (421, "foreign_host",
                     f"this server does not answer to the host {_hostname(host)[:100]!r}; use "
@@ -111,6 +119,8 @@ class RequestGuard:
         parts = urlsplit(origin.strip())
         if parts.scheme not in DEFAULT_PORTS or parts.path not in ("", "/") or parts.query:
             return False  # "null", file://, chrome-extension://, a malformed value
+        if "@" in parts.netloc or parts.scheme != (scope.get("scheme") or "http"):
+            return False  # userinfo hides the real host; https:// is not this http server
         try:
             origin_port = parts.port
         except ValueError:

@@ -279,10 +279,6 @@ def test_host_origin_and_type_variants_are_refused(open_port, web_user, neo4j_gr
         assert _raw(port, "POST", path, {"Host": host, "Content-Type": ctype}, _msg()) == 200
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "parser differential (not reachable from a browser, which never sends userinfo in Host): "
-    "`_hostname` reads 'localhost:PORT@evil.example' as localhost, `_own_origin` reads it as "
-    "evil.example, so the matching foreign Origin passes too and the write lands"))
 def test_a_host_with_userinfo_is_a_foreign_host(open_port, web_user, neo4j_graph):
     port = open_port
     status = _raw(port, "POST", f"/v1/users/{web_user}/sessions/s/messages",
@@ -291,10 +287,6 @@ def test_a_host_with_userinfo_is_a_foreign_host(open_port, web_user, neo4j_graph
     assert status == 421 and not _exists(neo4j_graph, web_user), status
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the Origin check ignores userinfo and the scheme (its docstring says the scheme is "
-    "compared): 'http://evil.example@127.0.0.1:PORT' and 'https://127.0.0.1:PORT' pass as the "
-    "server's own; no browser serialises such origins, so defence in depth only"))
 def test_an_origin_with_userinfo_or_another_scheme_is_foreign(open_port, web_user, neo4j_graph):
     port, own = open_port, f"127.0.0.1:{open_port}"
     statuses = [_raw(port, "POST", f"/v1/users/{web_user}/sessions/s/messages",
