@@ -1,0 +1,264 @@
+"""Run the learned extractor: the int8 ONNX tagger with onnxruntime and `tokenizers` (no torch).
+
+    tagger = ModelTagger()                       # weights/ beside this file
+    tagger.tag(["moved to hove last week", "should i move to hove?"])
+    # [[TaggedFact(predicate='lives_in', value=Span(9, 13, 'hove'), change='starts', …)], []]
+
+    python -m graphmem.extract.model.infer --bench   # messages per second on this machine
+
+The model tags every token with four heads over one encoder: the value BIO tag with its
+predicate (a label may name two predicates sharing one span, "bought+owns"), the change and
+the subject of the fact at its value tokens, and auxiliary BIO spans KEY / TIME / SUBJ. A fact
+is a value span; its change and subject are the majority over its tokens (restricted to the
+changes its predicate takes); each KEY / TIME / SUBJ span is attached to the nearest value span.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..corpus import CORPUS_PREDICATES, Span
+from . import WEIGHTS_DIR
+
+# Predicates whose facts carry a KEY span (`does` is keyed in the registry but its value is the
+# activity: the corpus gives it no key).
+KEYED = frozenset({"knows", "owns_count", "count", "favorite"})
+AUX_TYPES = ("KEY", "TIME", "SUBJ")
+PAIR = "+"  # joins the predicates (and changes) of two facts sharing one value span
+_STRIP = " \t\n\r.,!?;:\"'()[]{}…~*-–—/\\|"
+
+
+@dataclass(frozen=True)
+class TaggedFact:
+    predicate: str
+    value: Span
+    change: str
+    subject: str
+    key: Span | None = None
+    time: Span | None = None
+    subject_span: Span | None = None
+    score: float = 1.0
+
+
+def strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without surrounding spaces and punctuation (empty → (start, start))."""
+    while start < end and text[start] in _STRIP:
+        start += 1
+    while end > start and text[end - 1] in _STRIP:
+        end -= 1
+    return start, end
+
+
+def bio_spans(tags: list[str], offsets: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """(type, first token, last token) of each BIO span; an I- after O or another type opens one.
+
+    A B- on a word piece that continues the previous token's word (no gap between them) and has
+    the same type extends the open span: a word is never split between two spans.
+    """
+    out: list[tuple[str, int, int]] = []
+    cur: list | None = None
+    for i, tag in enumerate(tags):
+        if tag == "O" or not tag:
+            if cur:
+                out.append(tuple(cur))  # type: ignore[arg-type]
+            cur = None
+            continue
+        bio, typ = tag[0], tag[2:]
+        glued = cur is not None and i > 0 and offsets[i][0] == offsets[i - 1][1]
+        if cur is not None and cur[0] == typ and (bio == "I" or glued):
+            cur[2] = i
+            continue
+        if cur:
+            out.append(tuple(cur))  # type: ignore[arg-type]
+        cur = [typ, i, i]
+    if cur:
+        out.append(tuple(cur))  # type: ignore[arg-type]
+    return out
+
+
+def _gap(a: Span, b: Span) -> int:
+    return max(0, max(a.start, b.start) - min(a.end, b.end))
+
+
+class ModelTagger:
+    """The shipped ONNX tagger: `tag(texts)` → the facts of each message."""
+
+    def __init__(self, weights_dir: Path | str = WEIGHTS_DIR, *, model_file: str = "model.onnx",
+                 threads: int = 2, batch_size: int = 32, session: object = None) -> None:
+        """`session`: anything with onnxruntime's `run(None, feeds)` (training scores the torch
+        model through it); by default the ONNX model `model_file` in `weights_dir`."""
+        from tokenizers import Tokenizer
+
+        weights_dir = Path(weights_dir)
+        meta = json.loads((weights_dir / "labels.json").read_text(encoding="utf-8"))
+        self.version: str = meta.get("version", "")
+        self.max_len: int = int(meta["max_len"])
+        self.value_labels: list[str] = meta["value_labels"]
+        self.change_labels: list[str] = meta["change_labels"]
+        self.subject_labels: list[str] = meta["subject_labels"]
+        self.aux_labels: list[str] = meta["aux_labels"]
+        self.batch_size = batch_size
+        self.tokenizer = Tokenizer.from_file(str(weights_dir / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(self.max_len)
+        if session is None:
+            import onnxruntime as ort
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = max(1, threads)
+            opts.inter_op_num_threads = 1
+            opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            session = ort.InferenceSession(str(weights_dir / model_file), opts,
+                                           providers=["CPUExecutionProvider"])
+        self.session = session
+        # For each value label, the change labels it may take: as many changes as predicates,
+        # each one its predicate accepts.
+        self._change_mask: dict[str, np.ndarray] = {}
+        for lab in self.value_labels:
+            if lab == "O":
+                continue
+            preds = lab[2:].split(PAIR)
+            mask = np.zeros(len(self.change_labels), dtype=bool)
+            for j, ch in enumerate(self.change_labels):
+                parts = ch.split(PAIR)
+                mask[j] = len(parts) == len(preds) and all(
+                    p in CORPUS_PREDICATES and c in {x.value for x in CORPUS_PREDICATES[p].changes}
+                    for p, c in zip(preds, parts))
+            if not mask.any():
+                mask[:] = True
+            self._change_mask[lab[2:]] = mask
+
+    def tag(self, texts: list[str]) -> list[list[TaggedFact]]:
+        if not texts:
+            return []
+        encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        out: list[list[TaggedFact]] = [[] for _ in texts]
+        for b in range(0, len(order), self.batch_size):
+            idx = order[b:b + self.batch_size]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros((len(idx), width), dtype=np.int64)
+            for r, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[r, :n] = encs[i].ids
+                mask[r, :n] = 1
+            vp, cp, sp, ap = self.session.run(None, {"input_ids": ids, "attention_mask": mask})
+            for r, i in enumerate(idx):
+                n = len(encs[i].ids)
+                out[i] = self._decode(texts[i], encs[i].offsets[:n], vp[r, :n], cp[r, :n],
+                                      sp[r, :n], ap[r, :n])
+        return out
+
+    def _decode(self, text: str, offsets: list[tuple[int, int]], vp: np.ndarray, cp: np.ndarray,
+                sp: np.ndarray, ap: np.ndarray) -> list[TaggedFact]:
+        real = [i for i, (a, b) in enumerate(offsets) if b > a]
+        if not real:
+            return []
+        offs = [offsets[i] for i in real]
+        vbest = vp[real].argmax(-1)
+        vtags = [self.value_labels[k] for k in vbest]
+        atags = [self.aux_labels[k] for k in ap[real].argmax(-1)]
+
+        def char_span(t0: int, t1: int) -> Span | None:
+            s, e = strip_span(text, offs[t0][0], offs[t1][1])
+            return Span(s, e, text[s:e]) if e > s else None
+
+        values: list[tuple[Span, str, list[int]]] = []
+        for typ, t0, t1 in bio_spans(vtags, offs):
+            span = char_span(t0, t1)
+            if span is not None:
+                values.append((span, typ, [real[t] for t in range(t0, t1 + 1)]))
+        if not values:
+            return []
+        facts: list[dict] = []
+        for span, typ, toks in values:
+            preds = typ.split(PAIR)
+            cprob = cp[toks].sum(0)
+            cprob = np.where(self._change_mask.get(typ, True), cprob, -1.0)
+            changes = self.change_labels[int(cprob.argmax())].split(PAIR)
+            if len(changes) != len(preds):
+                changes = [changes[0]] * len(preds)
+            subject = self.subject_labels[int(sp[toks].sum(0).argmax())]
+            score = float(vp[toks].max(-1).min())
+            for p, c in zip(preds, changes):
+                facts.append({"predicate": p, "value": span, "change": c, "subject": subject,
+                              "score": score})
+        # Auxiliary spans: each to the nearest eligible value span (facts sharing it all get it).
+        for typ, t0, t1 in bio_spans(atags, offs):
+            span = char_span(t0, t1)
+            if span is None:
+                continue
+            field = {"KEY": "key", "TIME": "time", "SUBJ": "subject_span"}.get(typ)
+            if field is None:
+                continue
+            ok = [f for f in facts
+                  if (typ != "KEY" or f["predicate"] in KEYED)
+                  and (typ != "SUBJ" or f["subject"] != "user")]
+            if not ok:
+                continue
+            best = min(_gap(span, f["value"]) for f in ok)
+            for f in ok:
+                if _gap(span, f["value"]) != best:
+                    continue
+                old = f.get(field)
+                if old is None or _gap(span, f["value"]) < _gap(old, f["value"]):
+                    f[field] = span
+        return [TaggedFact(f["predicate"], f["value"], f["change"], f["subject"], f.get("key"),
+                           f.get("time"), f.get("subject_span"), f["score"]) for f in facts]
+
+
+_BENCH_TEXTS = (
+    "ugh the commute from leeds is killing me",
+    "started at a new job today, bit nervous tbh",
+    "what's a good name for a goldfish?",
+    "my sister priya just moved to lisbon",
+    "sold the old bike on sunday, got 200 quid",
+    "i don't drink coffee anymore",
+    "we're thinking about a trip to porto in may, any tips?",
+    "ran my first half marathon yesterday 🥵",
+)
+
+
+def bench(tagger: ModelTagger, n: int = 2000, texts: list[str] | None = None) -> float:
+    """Messages per second tagging `n` short messages in batches (after one warm-up call)."""
+    texts = list(texts or _BENCH_TEXTS)
+    batch = [texts[i % len(texts)] for i in range(n)]
+    tagger.tag(batch[:64])
+    t0 = time.perf_counter()
+    tagger.tag(batch)
+    return n / (time.perf_counter() - t0)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m graphmem.extract.model.infer")
+    ap.add_argument("--bench", action="store_true", help="measure messages per second")
+    ap.add_argument("--weights", default=str(WEIGHTS_DIR))
+    ap.add_argument("--model-file", default="model.onnx")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("-n", type=int, default=2000)
+    ap.add_argument("texts", nargs="*")
+    args = ap.parse_args(argv)
+    tagger = ModelTagger(args.weights, model_file=args.model_file, threads=args.threads)
+    if args.bench:
+        size = os.path.getsize(Path(args.weights) / args.model_file) / 1e6
+        rate = bench(tagger, args.n)
+        print(f"{args.model_file} ({size:.1f} MB, version {tagger.version}), "
+              f"{args.threads} threads: {rate:.0f} messages/s on {args.n} short messages")
+    for text in args.texts:
+        print(text)
+        for fact in tagger.tag([text])[0]:
+            print("   ", fact)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,85 @@
+"""The learned extractor's shipped weights: they score what scores.json says on the held-out
+split, they find no fact in questions, and the decoding helpers behave."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from graphmem.extract import corpus
+from graphmem.extract.model import WEIGHTS_DIR, scoring
+from graphmem.extract.model.infer import ModelTagger, TaggedFact, bio_spans, strip_span
+
+pytest.importorskip("onnxruntime")
+pytestmark = pytest.mark.skipif(not (WEIGHTS_DIR / "model.onnx").exists(),
+                                reason="no shipped weights")
+
+
+@pytest.fixture(scope="module")
+def tagger() -> ModelTagger:
+    return ModelTagger()
+
+
+def test_weights_match_their_scores(tagger: ModelTagger) -> None:
+    shipped = json.loads((WEIGHTS_DIR / "scores.json").read_text(encoding="utf-8"))
+    assert shipped["version"] == tagger.version
+    # The held-out messages the weights were scored on, read from the corpus as it is now (a
+    # batch added later is not part of the shipped figure).
+    _, heldout = corpus.split(corpus.load(), corpus.heldout_batches())
+    ids = set(shipped["heldout_ids"])
+    held = [m for m in heldout if m.id in ids]
+    assert len(held) >= 0.95 * len(ids), "the held-out messages the weights were scored on are gone"
+    got = scoring.score(held, tagger.tag([m.text for m in held]))
+    assert got["micro"]["f1"] >= shipped["micro"]["f1"] - 0.02, scoring.table(got)
+    assert got["lookalike_acc"] >= shipped["lookalike_acc"] - 0.03
+
+
+LOOKALIKE_QUESTIONS = [
+    "should i move to lisbon or stay put?",
+    "how do you know when it's time to quit a job",
+    "what's the best way to learn spanish fast?",
+    "is it weird to adopt a dog if you work long hours?",
+    "any tips for running a first marathon?",
+    "what do people usually bring to a housewarming?",
+    "can you recommend a good book about the history of rome?",
+]
+
+
+def test_lookalike_questions_yield_no_fact(tagger: ModelTagger) -> None:
+    for text, facts in zip(LOOKALIKE_QUESTIONS, tagger.tag(LOOKALIKE_QUESTIONS), strict=True):
+        assert facts == [], f"{text!r} → {facts}"
+
+
+def test_a_plain_fact_is_found_with_its_span(tagger: ModelTagger) -> None:
+    text = "we finally moved to bristol last month, the new flat is tiny"
+    facts = tagger.tag([text])[0]
+    assert any(f.predicate == "lives_in" and f.value.text == "bristol" for f in facts), facts
+    for f in facts:
+        assert isinstance(f, TaggedFact)
+        assert text[f.value.start:f.value.end] == f.value.text
+        assert 0.0 < f.score <= 1.0
+
+
+def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
+    texts = ["my sister priya lives in leeds", "ok", "what's a good pasta recipe?",
+             "sold my old bike on sunday and bought a new one, going to ride to work now"]
+    # Dynamic int8 quantisation scales activations per batch: the scores move a little with the
+    # batch's company, the facts do not.
+    def facts(tagged: list[list[TaggedFact]]) -> list[list[tuple]]:
+        return [[(f.predicate, f.value, f.change, f.subject, f.key, f.time, f.subject_span)
+                 for f in fs] for fs in tagged]
+    together, alone = tagger.tag(texts), [tagger.tag([t])[0] for t in texts]
+    assert facts(together) == facts(alone)
+    for a, b in zip(together, alone):
+        assert all(abs(x.score - y.score) < 0.15 for x, y in zip(a, b))
+    assert tagger.tag([]) == []
+
+
+def test_bio_decoding_and_stripping() -> None:
+    offs = [(0, 2), (3, 8), (8, 10), (11, 15), (16, 20)]
+    tags = ["O", "B-lives_in", "B-lives_in", "I-lives_in", "B-TIME"]
+    # a B- glued to the previous word piece continues its span
+    assert bio_spans(tags, offs) == [("lives_in", 1, 3), ("TIME", 4, 4)]
+    assert bio_spans(["I-KEY", "I-KEY", "O"], offs[:3]) == [("KEY", 0, 1)]
+    assert strip_span(' "leeds!" ', 0, 10) == (2, 7)
