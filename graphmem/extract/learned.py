@@ -149,8 +149,10 @@ def _reads(role: str) -> bool:
 
 
 class HybridExtractor:
-    """The rules and the model side by side: every rule fact, and each model fact whose slot
-    (predicate and value) no rule fact of the same piece already holds."""
+    """The rules and the model side by side: every rule fact, and each model fact on a slot the
+    rules left alone in that piece. Where a rule fired on a predicate it is exact (numbers,
+    relative counts, dates, corrections), so the model's reading of the same predicate, or of a
+    value a rule already read, is not added beside it."""
 
     reads_context = True
 
@@ -163,13 +165,11 @@ class HybridExtractor:
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)
-        held = {(c.predicate, (c.value or "").lower()) for c in ruled}
+        predicates = {c.predicate for c in ruled}
         values = {(c.value or "").lower() for c in ruled}
         out = list(ruled)
         for cand in self.model.extract(text, role):
-            if (cand.predicate, (cand.value or "").lower()) in held:
+            if cand.predicate in predicates or (cand.value or "").lower() in values:
                 continue
-            if (cand.value or "").lower() in values and cand.modality == "asserted":
-                continue  # the rules read this value already, exactly
             out.append(cand)
         return out
