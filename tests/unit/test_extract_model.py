@@ -71,8 +71,8 @@ def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
                  for f in fs] for fs in tagged]
     together, alone = tagger.tag(texts), [tagger.tag([t])[0] for t in texts]
     assert facts(together) == facts(alone)
-    for a, b in zip(together, alone):
-        assert all(abs(x.score - y.score) < 0.15 for x, y in zip(a, b))
+    for a, b in zip(together, alone, strict=True):
+        assert all(abs(x.score - y.score) < 0.15 for x, y in zip(a, b, strict=True))
     assert tagger.tag([]) == []
 
 

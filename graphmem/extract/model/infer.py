@@ -131,7 +131,7 @@ class ModelTagger:
                 parts = ch.split(PAIR)
                 mask[j] = len(parts) == len(preds) and all(
                     p in CORPUS_PREDICATES and c in {x.value for x in CORPUS_PREDICATES[p].changes}
-                    for p, c in zip(preds, parts))
+                    for p, c in zip(preds, parts, strict=True))
             if not mask.any():
                 mask[:] = True
             self._change_mask[lab[2:]] = mask
@@ -189,7 +189,7 @@ class ModelTagger:
                 changes = [changes[0]] * len(preds)
             subject = self.subject_labels[int(sp[toks].sum(0).argmax())]
             score = float(vp[toks].max(-1).min())
-            for p, c in zip(preds, changes):
+            for p, c in zip(preds, changes, strict=True):
                 facts.append({"predicate": p, "value": span, "change": c, "subject": subject,
                               "score": score})
         # Auxiliary spans: each to the nearest eligible value span (facts sharing it all get it).

@@ -47,7 +47,7 @@ def _pair(gold: list, pred: list) -> list[tuple]:
             pairs.append((g, hit))
         else:
             rest2.append(g)
-    for g, p in zip(rest2, list(left)):
+    for g, p in zip(rest2, list(left), strict=False):
         pairs.append((g, p))
     return pairs
 

@@ -32,9 +32,9 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
+from ...predicates import Change  # noqa: E402
 from .. import corpus  # noqa: E402
 from ..corpus import CORPUS_PREDICATES, SUBJECTS, Message  # noqa: E402
-from ...predicates import Change  # noqa: E402
 from . import WEIGHTS_DIR, scoring  # noqa: E402
 from .infer import AUX_TYPES, PAIR, ModelTagger  # noqa: E402
 
@@ -232,7 +232,7 @@ def train_model(train: list[Message], labels: dict, args,
     model.train()
     for epoch in range(args.epochs):
         run = 0.0
-        for bi, batch in enumerate(batches(items, args.batch_size, rng)):
+        for bi, batch in enumerate(batches(items, args.batch_size, rng)):  # noqa: B007 (read below)
             b = collate(batch)
             v, c, s, a = model(b["input_ids"], b["attention_mask"])
             loss = ce_value(v.flatten(0, 1), b["value"].flatten())
