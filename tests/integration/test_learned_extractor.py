@@ -1,0 +1,95 @@
+"""The learned extractor with its shipped weights, beside the rules (`hybrid`), against a real
+Neo4j: a job change, times said ahead, an ended employer, and look-alikes that state no fact.
+The sentences were written here, not taken from the corpus or a scenario set."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.extract import OfflineExtractor
+from graphmem.extract.learned import HybridExtractor, ModelExtractor
+from graphmem.history import facts_as_of
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from tests.helpers import FakeVectors
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def hybrid():
+    return HybridExtractor(OfflineExtractor(), ModelExtractor())
+
+
+def _ingest(graph, user_id, extractor, sessions):
+    memory = Memory(graph, extractor=extractor, embedder=FakeVectors())
+    memory.ingest([Transcript(user_id, [
+        SessionRecord(sid, when, [TurnRecord("user", t) for t in texts])
+        for sid, when, texts in sessions])])
+    return facts_as_of(graph, user_id, history=True)
+
+
+def _at(y, m, d, h=10):
+    return datetime(y, m, d, h, tzinfo=UTC)
+
+
+def test_a_job_change_said_ahead_is_dated_ahead_and_made_by_the_model(graph, user_id, hybrid):
+    saturday = _at(2026, 2, 7)
+    facts = _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 1, 5), ["I work at Pellham Foods as a buyer."]),
+        ("s2", _at(2026, 2, 2), ["handed in my notice at Pellham Foods"]),
+        ("s3", saturday, ["I start at Brightwell on Monday 😬"]),
+    ])
+    new = [f for f in facts if f["predicate"] == "works_at" and f["value"] == "Brightwell"]
+    assert new, facts
+    assert new[0]["occurred_start"].date().isoformat() == "2026-02-09"  # the coming Monday
+    with graph.session(read_only=True) as s:
+        made = s.run("MATCH (f:FactEvent {user_id: $u}) RETURN f.value AS v, "
+                     "f.extracted_by AS by", u=user_id).data()
+    by = {r["v"]: r["by"] for r in made}
+    assert by["Brightwell"].startswith("model:") and by["Pellham Foods"].startswith("rule:")
+    # the old employer is not held any more: its current fact says it ended
+    current = [f for f in facts_as_of(graph, user_id) if f["predicate"] == "works_at"
+               and f["value"] == "Pellham Foods"]
+    assert all(f["modality"] == "negated" for f in current), current
+
+
+@pytest.mark.xfail(strict=True, reason="a plan whose day has come does not yet become the "
+                                       "current value: 'I start at Brightwell on Monday' is "
+                                       "planned, and 'First day at Brightwell today' is read as "
+                                       "planned by the model, so Brightwell is never current")
+def test_the_new_employer_becomes_current_once_started(graph, user_id, hybrid):
+    _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 1, 5), ["I work at Pellham Foods as a buyer."]),
+        ("s2", _at(2026, 2, 7), ["I start at Brightwell on Monday 😬"]),
+        ("s3", _at(2026, 2, 9), ["First day at Brightwell today, nervous lol"]),
+    ])
+    current = {f["value"] for f in facts_as_of(graph, user_id)
+               if f["predicate"] == "works_at" and f["modality"] == "asserted"}
+    assert current == {"Brightwell"}
+
+
+def test_a_plan_in_a_month_said_before_it_lands_in_that_month_ahead(graph, user_id, hybrid):
+    facts = _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 2, 12), ["training for the 10k in May"])])
+    dated = [f for f in facts if f["occurred_start"] is not None]
+    assert dated and all(f["occurred_start"].date().isoformat() == "2026-05-01" for f in dated)
+
+
+LOOKALIKES = [
+    "should I apply to Brightwell?",
+    "if I moved to Porto I'd get a dog",
+    "what's a good name for a cat?",
+    "is it normal to hate your job in the first month",
+    "how long does it take to train for a half marathon",
+    "can you recommend a vegetarian lasagne recipe",
+    "my cousin keeps saying we should all move to Lisbon lol",
+    "what do people usually bring to a housewarming",
+]
+
+
+def test_look_alikes_yield_no_fact(graph, user_id, hybrid):
+    facts = _ingest(graph, user_id, hybrid, [("s1", _at(2026, 3, 1), LOOKALIKES)])
+    assert facts == []
