@@ -8,7 +8,8 @@ from click.testing import CliRunner
 
 from graphmem.cli import main
 from graphmem.embed import default_embedder
-from graphmem.memory import Memory
+from graphmem.errors import OutOfBounds
+from graphmem.memory import MAX_QUERY_CHARS, Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.retrieval import PRESETS, preset
 from graphmem.retrieval.query import analyse
@@ -117,9 +118,11 @@ def test_lucene_and_cypher_looking_queries_are_safe(graph, user_id, minilm):
     mem = Memory(graph, embedder=minilm)
     mem.ingest([_diary(user_id, "Maple")])
     for q in ['title:(foo) AND "bar', "*?~^ \\ / [] {}", "MATCH (n) DETACH DELETE n",
-              "' OR 1=1 //", "x" * 20000, "🙂 漢字"]:
+              "' OR 1=1 //", "x" * MAX_QUERY_CHARS, "🙂 漢字"]:
         for name in PRESET_NAMES:
             mem.search(user_id, q, k=5, config=name)
+    with pytest.raises(OutOfBounds):  # longer than every door accepts: refused, not searched
+        mem.search(user_id, "x" * 20000, k=5)
     with graph.session(read_only=True) as s:
         assert s.run("MATCH (t:Turn {user_id: $u}) RETURN count(t) AS n", u=user_id).single()["n"] == 9
 

@@ -4,8 +4,10 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# Kept in the repository, not shipped: the extractor's training corpus (the weights ship).
+# Not packages: the extractor's training corpus stays in the repository (not shipped), and its
+# weights ship as package data of graphmem.extract.model ("weights/*" in package-data).
 NOT_SHIPPED = {"graphmem.extract.data.corpus"}
+PACKAGE_DATA_DIRS = {"graphmem.extract.model.weights"}
 
 
 def test_every_package_directory_is_listed_and_the_licence_is_spdx() -> None:
@@ -14,6 +16,8 @@ def test_every_package_directory_is_listed_and_the_licence_is_spdx() -> None:
     on_disk = {".".join(d.relative_to(ROOT).parts) for d in (ROOT / "graphmem").rglob("*")
                if d.is_dir() and "__pycache__" not in d.parts and any(
                    f.is_file() and f.suffix != ".pyc" for f in d.iterdir())}
-    assert on_disk - listed - NOT_SHIPPED == set()  # a directory left out is missing from a built wheel
+    assert on_disk - listed - NOT_SHIPPED - PACKAGE_DATA_DIRS == set()
+    data = project["tool"]["setuptools"]["package-data"]
+    assert "weights/*" in data["graphmem.extract.model"]  # a directory left out is missing from a built wheel
     assert project["project"]["license"] == "Apache-2.0"  # a table is deprecated in setuptools
     assert any(r.startswith("setuptools>=77") for r in project["build-system"]["requires"])
