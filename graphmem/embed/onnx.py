@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..maven import copy_dependencies, progress
+from ..tokens import padded_batches
 
 
 @dataclass(frozen=True)
@@ -196,18 +197,8 @@ class OnnxEmbedder:
         if not texts:
             return []
         session, tokenizer = self._load()
-        encodings = tokenizer.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start:start + self.batch_size]
-            width = max(len(encodings[i].ids) for i in chunk)
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, i in enumerate(chunk):
-                n = len(encodings[i].ids)
-                ids[row, :n] = encodings[i].ids
-                mask[row, :n] = 1
+        for chunk, ids, mask in padded_batches(tokenizer.encode_batch(texts), self.batch_size):
             hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,
                                         "token_type_ids": np.zeros_like(ids)})[0]
             if self.model.pooling == "cls":

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...tokens import padded_batches
 from ..corpus import CORPUS_PREDICATES, Span
 from . import WEIGHTS_DIR
 
@@ -140,17 +141,8 @@ class ModelTagger:
         if not texts:
             return []
         encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=True)
-        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
         out: list[list[TaggedFact]] = [[] for _ in texts]
-        for b in range(0, len(order), self.batch_size):
-            idx = order[b:b + self.batch_size]
-            width = max(len(encs[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros((len(idx), width), dtype=np.int64)
-            for r, i in enumerate(idx):
-                n = len(encs[i].ids)
-                ids[r, :n] = encs[i].ids
-                mask[r, :n] = 1
+        for idx, ids, mask in padded_batches(encs, self.batch_size):
             vp, cp, sp, ap = self.session.run(None, {"input_ids": ids, "attention_mask": mask})
             for r, i in enumerate(idx):
                 n = len(encs[i].ids)
