@@ -304,7 +304,7 @@ class Memory:
     @_neo4j_lost
     def facts_by_extractor(self, user_id: str | None = None) -> dict[str, int]:
         """How many facts each rule (`rule:<id>`), model version or LLM made."""
-        if user_id is not None and admin.stats(self.graph, user_id)["users"] == 0:
+        if user_id is not None and not admin.user_exists(self.graph, user_id):
             raise UnknownUser(f"no memory for user {user_id!r}")
         return admin.facts_by_extractor(self.graph, user_id)
 

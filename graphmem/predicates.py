@@ -8,6 +8,7 @@ extractor's candidate whose predicate is not here is refused at extraction. A pr
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -306,6 +307,7 @@ _FAMILIES["owns:"] = _p("owns", "possession", C.SEVERAL, V.PET,
                         ("What is my cat's name?",), keyed=True, key_type=V.THING)
 
 
+@functools.cache
 def _role(name: str) -> Predicate:
     card = C.SINGLE if name in SINGLE_ROLES else C.SEVERAL
     return Predicate(name, "relationship", card, V.PERSON, f"the subject's {name}",

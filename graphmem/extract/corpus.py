@@ -134,12 +134,19 @@ def parse_line(line: str, batch: str, where: str) -> Message:
     return Message(mid, batch, text, parsed)
 
 
-def read_file(path: Path) -> list[Message]:
-    batch = path.stem
+def read_file(path: Path, errors: list[str] | None = None) -> list[Message]:
+    """The file's messages; a bad record raises CorpusError, or with `errors` is listed there and
+    skipped (the checker reports them all)."""
     out: list[Message] = []
     for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            out.append(parse_line(line, batch, f"{path.name}:{no}"))
+        if not line.strip():
+            continue
+        try:
+            out.append(parse_line(line, path.stem, f"{path.name}:{no}"))
+        except CorpusError as err:
+            if errors is None:
+                raise
+            errors.append(str(err))
     return out
 
 
@@ -202,25 +209,17 @@ def main(argv: list[str]) -> int:
         return 2
     files = [Path(a) for a in argv[1:]] or corpus_files()
     messages: list[Message] = []
-    bad = 0
+    errors: list[str] = []
     for path in files:
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            messages += read_file(path, errors)
         except OSError as err:
-            print(f"error: {err}", file=sys.stderr)
-            bad += 1
-            continue
-        for no, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                messages.append(parse_line(line, path.stem, f"{path.name}:{no}"))
-            except CorpusError as err:
-                print(f"error: {err}", file=sys.stderr)
-                bad += 1
+            errors.append(str(err))
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
     for line in summary(messages):
         print(line)
-    return 1 if bad else 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
