@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -87,6 +87,20 @@ def user_id(neo4j_graph: Graph) -> Iterator[str]:
     uid = f"test-{uuid.uuid4().hex[:12]}"
     yield uid
     neo4j_graph.forget_user(uid)
+
+
+@pytest.fixture
+def new_user(neo4j_graph: Graph) -> Iterator[Callable[[], str]]:
+    """Makes fresh user ids on demand (`new_user()`); every one is removed afterwards."""
+    made: list[str] = []
+
+    def new() -> str:
+        made.append(f"test-{uuid.uuid4().hex[:12]}")
+        return made[-1]
+
+    yield new
+    for uid in made:
+        neo4j_graph.forget_user(uid)
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -37,21 +36,8 @@ def _ingest(graph, *args: str) -> Any:
     return CliRunner().invoke(main, ["ingest", *args, "--json"], env={"NEO4J_URI": graph.uri})
 
 
-@pytest.fixture
-def users(graph):
-    made: list[str] = []
-
-    def new() -> str:
-        made.append(f"test-{uuid.uuid4().hex[:12]}")
-        return made[-1]
-
-    yield new
-    for user_id in made:
-        graph.forget_user(user_id)
-
-
-def test_chatgpt_and_claude_exports_ingest_for_the_named_user(graph, users, tmp_path) -> None:
-    ann = users()
+def test_chatgpt_and_claude_exports_ingest_for_the_named_user(graph, new_user, tmp_path) -> None:
+    ann = new_user()
     path = write_json(tmp_path / "conversations.json", [gpt_conversation("c-1")])
     result = _ingest(graph, str(path), "--user", ann)
     assert result.exit_code == 0, result.output
@@ -59,7 +45,7 @@ def test_chatgpt_and_claude_exports_ingest_for_the_named_user(graph, users, tmp_
     assert _turns(graph, ann) == [("c-1", "2024-03-01T12:00:00", None, "user", "u1b"),
                                   ("c-1", "2024-03-01T12:00:00", None, "assistant", "a1b"),
                                   ("c-1", "2024-03-01T12:00:00", None, "user", "u2")]
-    bob = users()
+    bob = new_user()
     (tmp_path / "claude").mkdir()
     path = write_json(tmp_path / "claude" / "conversations.json", [claude_conversation()])
     assert _ingest(graph, str(path), "--user", bob).exit_code == 0
@@ -67,8 +53,8 @@ def test_chatgpt_and_claude_exports_ingest_for_the_named_user(graph, users, tmp_
                                   ("cv-1", "2024-05-02T18:30:00", None, "assistant", "cv-1-m2")]
 
 
-def test_realtalk_and_csv_keep_speakers(graph, users, tmp_path) -> None:
-    pair = users()
+def test_realtalk_and_csv_keep_speakers(graph, new_user, tmp_path) -> None:
+    pair = new_user()
     path = write_json(tmp_path / "Chat_1_Emi_Elise.json", realtalk_file())
     assert _ingest(graph, str(path), "--user", pair).exit_code == 0
     turns = _turns(graph, pair)
@@ -76,7 +62,7 @@ def test_realtalk_and_csv_keep_speakers(graph, users, tmp_path) -> None:
                          ("D1", "2023-12-29T22:42:04", "Elise", "user", "D1:3")]
     assert [t[0] for t in turns] == ["D1", "D1", "D2", "D10"]
 
-    ann = users()
+    ann = new_user()
     log = tmp_path / "chat.csv"
     log.write_text(CHAT_CSV, encoding="utf-8")
     assert _ingest(graph, str(log), "--user", ann, "--me", "Ann").exit_code == 0
@@ -125,8 +111,8 @@ def _bad_locomo(path: Path, user_id: str) -> None:
     ("locomo.json", _bad_locomo, r"sample test-\w+-2 session_1 turn 1 \(D1:1\): missing field"),
 ])
 def test_malformed_file_fails_in_one_line_and_writes_nothing(
-        graph, users, tmp_path, name: str, make: Callable[[Path, str], None], error: str) -> None:
-    user_id = users()
+        graph, new_user, tmp_path, name: str, make: Callable[[Path, str], None], error: str) -> None:
+    user_id = new_user()
     path = tmp_path / name
     make(path, user_id)
     args = [str(path)] if name == "locomo.json" else [str(path), "--user", user_id]

@@ -8,28 +8,12 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from pathlib import Path
-
-import pytest
 
 from graphmem.loaders.loader import max_message_chars
 from tests.unit.test_loaders import locomo_sample, write_json
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
-
-
-@pytest.fixture
-def users(neo4j_graph):
-    made: list[str] = []
-
-    def new() -> str:
-        made.append(f"test-{uuid.uuid4().hex[:12]}")
-        return made[-1]
-
-    yield new
-    for user_id in made:
-        neo4j_graph.forget_user(user_id)
 
 
 def _ingest(graph, path: Path) -> subprocess.CompletedProcess[str]:
@@ -54,8 +38,8 @@ def _one_line(done: subprocess.CompletedProcess[str], path: Path) -> str:
     return lines[0]
 
 
-def test_a_later_sample_without_a_session_date_stores_nothing(graph, users, tmp_path) -> None:
-    first, second = users(), users()
+def test_a_later_sample_without_a_session_date_stores_nothing(graph, new_user, tmp_path) -> None:
+    first, second = new_user(), new_user()
     bad = locomo_sample(second)
     del bad["conversation"]["session_2_date_time"]
     path = write_json(tmp_path / "locomo.json", [locomo_sample(first), bad])
@@ -64,8 +48,8 @@ def test_a_later_sample_without_a_session_date_stores_nothing(graph, users, tmp_
     assert _stored(graph, first, second) == 0
 
 
-def test_a_message_over_the_limit_stores_nothing(graph, users, tmp_path) -> None:
-    first, second = users(), users()
+def test_a_message_over_the_limit_stores_nothing(graph, new_user, tmp_path) -> None:
+    first, second = new_user(), new_user()
     limit = max_message_chars()
     big = locomo_sample(second)
     big["conversation"]["session_1"][1]["text"] = "I live in Oslo. " * (limit // 16 + 100)

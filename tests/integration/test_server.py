@@ -11,6 +11,9 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +27,21 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def own_neo4j(tmp_path: Path) -> tuple[Any, Any]:
+    """A small managed Neo4j of a test's own, for stopping and starting under a server (the
+    shared one must stay up): (its settings, its state); skips where none can start."""
+    from graphmem import localneo4j
+    from graphmem.config import Settings
+    from graphmem.errors import LocalNeo4jError
+
+    local = replace(Settings.from_env().local, home=tmp_path / "neo4j", bolt_port=free_port(),
+                    http_port=free_port(), heap="512m", page_cache_mb=64)
+    try:
+        return local, localneo4j.start(local)
+    except LocalNeo4jError as exc:
+        pytest.skip(f"no managed Neo4j here: {exc}")
 
 
 def start_server(bolt_uri: str, port: int, keys: str | None, *extra: str
@@ -321,18 +339,9 @@ def test_refuses_a_public_bind_without_keys(neo4j_graph):
 @pytest.mark.slow
 def test_neo4j_down_gives_503_and_recovers_without_restart(tmp_path):
     """Its own Neo4j (the shared fixture must stay up), stopped and started under the server."""
-    from dataclasses import replace
-
     from graphmem import localneo4j
-    from graphmem.config import Settings
-    from graphmem.errors import LocalNeo4jError
 
-    local = replace(Settings.from_env().local, home=tmp_path / "neo4j", bolt_port=free_port(),
-                    http_port=free_port(), heap="512m", page_cache_mb=64)
-    try:
-        state = localneo4j.start(local)
-    except LocalNeo4jError as exc:
-        pytest.skip(f"no managed Neo4j here: {exc}")
+    local, state = own_neo4j(tmp_path)
     user = f"test-down-{uuid.uuid4().hex[:8]}"
     port = free_port()
     proc = start_server(state.bolt_uri, port, None)

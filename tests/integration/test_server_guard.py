@@ -22,7 +22,14 @@ import pytest
 from graphmem.errors import OutOfBounds
 from graphmem.memory import MAX_K, MAX_MESSAGE_CHARS, MAX_QUERY_CHARS, Memory
 from graphmem.models import TurnRecord
-from tests.integration.test_server import _error, free_port, start_server, stop, wait_ready
+from tests.integration.test_server import (
+    _error,
+    free_port,
+    own_neo4j,
+    start_server,
+    stop,
+    wait_ready,
+)
 
 EVIL = "http://evil.example"
 
@@ -292,18 +299,10 @@ def test_requests_while_neo4j_restarts_get_a_quick_503(tmp_path):
     every request answers 503 with Retry-After (never 500) and, once the server has seen Neo4j
     down, at once; after the restart it serves again by itself."""
     import threading
-    from dataclasses import replace
 
     from graphmem import localneo4j
-    from graphmem.config import Settings
-    from graphmem.errors import LocalNeo4jError
 
-    local = replace(Settings.from_env().local, home=tmp_path / "neo4j", bolt_port=free_port(),
-                    http_port=free_port(), heap="512m", page_cache_mb=64)
-    try:
-        state = localneo4j.start(local)
-    except LocalNeo4jError as exc:
-        pytest.skip(f"no managed Neo4j here: {exc}")
+    local, state = own_neo4j(tmp_path)
     user = f"test-restart-{uuid.uuid4().hex[:8]}"
     port = free_port()
     proc = start_server(state.bolt_uri, port, None)
