@@ -121,6 +121,7 @@ class ModelExtractor:
 
     def prepare(self, pieces: Sequence[tuple[str, str]]) -> None:
         """Tag every user piece of `pieces` in batches; `extract` then costs nothing."""
+        self._ready.clear()  # what an earlier session left unread (it failed) is not kept
         texts = list(dict.fromkeys(t for t, role in pieces if _reads(role) and t.strip()))
         for text, tagged in zip(texts, self.tagger.tag(texts), strict=True):
             self._ready[text] = self._candidates(text, tagged)
