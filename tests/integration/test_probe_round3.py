@@ -163,7 +163,8 @@ def test_new_cypher_shapes_answer_alike_with_the_victim_present_or_forgotten(gra
         assert a[1] == "fast", q
 
 
-@pytest.mark.xfail(strict=True, reason=(
+# Not strict: the planner's choice moves with the database's statistics, so it may hold by chance.
+@pytest.mark.xfail(strict=False, reason=(
     "planner statistics oracle: the cost model counts every user's nodes and edges, so whether "
     "the plan starts at the caller's `user_id` seek (accepted) or at an unanchored unique-id seek "
     "(refused) depends on other users' data; an attacker learns their volume from refusals"))
