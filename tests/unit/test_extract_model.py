@@ -9,7 +9,16 @@ import pytest
 
 from graphmem.extract import corpus
 from graphmem.extract.model import WEIGHTS_DIR, scoring
-from graphmem.extract.model.infer import ModelTagger, TaggedFact, bio_spans, strip_span
+import numpy as np
+
+from graphmem.extract.model.infer import (
+    ModelTagger,
+    TaggedFact,
+    _type_matrix,
+    bio_spans,
+    strip_span,
+    word_tags,
+)
 
 pytest.importorskip("onnxruntime")
 pytestmark = pytest.mark.skipif(not (WEIGHTS_DIR / "model.onnx").exists(),
@@ -83,3 +92,16 @@ def test_bio_decoding_and_stripping() -> None:
     assert bio_spans(tags, offs) == [("lives_in", 1, 3), ("TIME", 4, 4)]
     assert bio_spans(["I-KEY", "I-KEY", "O"], offs[:3]) == [("KEY", 0, 1)]
     assert strip_span(' "leeds!" ', 0, 10) == (2, 7)
+
+
+def test_a_word_is_tagged_whole_by_its_pieces_together() -> None:
+    labels = ["O", "B-joined", "I-joined", "B-member_of", "I-member_of"]
+    types, m = _type_matrix(labels)
+    # "the Harr ##iers": the first piece of Harriers leans O, the second strongly member_of; the
+    # word goes to member_of as a whole (B- from its first piece's B/I), never "iers" alone.
+    probs = np.array([[0.9, 0.02, 0.02, 0.03, 0.03],
+                      [0.55, 0.05, 0.0, 0.25, 0.15],
+                      [0.05, 0.0, 0.05, 0.1, 0.8]], dtype=np.float32)
+    assert word_tags(probs, labels, types, m, [0, 1, 1]) == ["O", "B-member_of", "I-member_of"]
+    # each piece its own word: the second piece stays O and the span is the third piece alone
+    assert word_tags(probs, labels, types, m, [0, 1, 2]) == ["O", "O", "I-member_of"]

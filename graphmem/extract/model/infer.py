@@ -85,6 +85,41 @@ def bio_spans(tags: list[str], offsets: list[tuple[int, int]]) -> list[tuple[str
     return out
 
 
+def _type_matrix(labels: list[str]) -> tuple[list[str], np.ndarray]:
+    """The span types of BIO `labels` ("O" first) and a labels × types matrix summing B- and I-."""
+    types = ["O"] + sorted({lab[2:] for lab in labels if lab != "O"})
+    col = {t: j for j, t in enumerate(types)}
+    m = np.zeros((len(labels), len(types)), dtype=np.float32)
+    for i, lab in enumerate(labels):
+        m[i, col["O" if lab == "O" else lab[2:]]] = 1.0
+    return types, m
+
+
+def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: np.ndarray,
+              words: list[int | None]) -> list[str]:
+    """One BIO tag per token, decided per word: a word's type is the one with the most
+    probability (B- and I- together) averaged over its word pieces, its B-/I- is its first
+    piece's, and its later pieces continue it. So a span never starts or ends inside a word."""
+    by_type = probs @ to_type
+    index = {lab: i for i, lab in enumerate(labels)}
+    tags = ["O"] * len(words)
+    i = 0
+    while i < len(words):
+        j = i + 1
+        while j < len(words) and words[j] is not None and words[j] == words[i]:
+            j += 1
+        typ = types[int(by_type[i:j].mean(0).argmax())]
+        if typ != "O":
+            b, inside = index.get(f"B-{typ}"), index.get(f"I-{typ}")
+            first = "I" if b is None or (inside is not None and probs[i, inside] > probs[i, b]) \
+                else "B"
+            tags[i] = f"{first}-{typ}"
+            for k in range(i + 1, j):
+                tags[k] = f"I-{typ}"
+        i = j
+    return tags
+
+
 def _gap(a: Span, b: Span) -> int:
     return max(0, max(a.start, b.start) - min(a.end, b.end))
 
@@ -107,6 +142,8 @@ class ModelTagger:
         self.subject_labels: list[str] = meta["subject_labels"]
         self.aux_labels: list[str] = meta["aux_labels"]
         self.batch_size = batch_size
+        self._value_types = _type_matrix(self.value_labels)
+        self._aux_types = _type_matrix(self.aux_labels)
         self.tokenizer = Tokenizer.from_file(str(weights_dir / "tokenizer.json"))
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_len)
@@ -146,19 +183,20 @@ class ModelTagger:
             vp, cp, sp, ap = self.session.run(None, {"input_ids": ids, "attention_mask": mask})
             for r, i in enumerate(idx):
                 n = len(encs[i].ids)
-                out[i] = self._decode(texts[i], encs[i].offsets[:n], vp[r, :n], cp[r, :n],
-                                      sp[r, :n], ap[r, :n])
+                out[i] = self._decode(texts[i], encs[i].offsets[:n], encs[i].word_ids[:n],
+                                      vp[r, :n], cp[r, :n], sp[r, :n], ap[r, :n])
         return out
 
-    def _decode(self, text: str, offsets: list[tuple[int, int]], vp: np.ndarray, cp: np.ndarray,
-                sp: np.ndarray, ap: np.ndarray) -> list[TaggedFact]:
+    def _decode(self, text: str, offsets: list[tuple[int, int]], words: list[int | None],
+                vp: np.ndarray, cp: np.ndarray, sp: np.ndarray,
+                ap: np.ndarray) -> list[TaggedFact]:
         real = [i for i, (a, b) in enumerate(offsets) if b > a]
         if not real:
             return []
         offs = [offsets[i] for i in real]
-        vbest = vp[real].argmax(-1)
-        vtags = [self.value_labels[k] for k in vbest]
-        atags = [self.aux_labels[k] for k in ap[real].argmax(-1)]
+        wids = [words[i] for i in real]
+        vtags = word_tags(vp[real], self.value_labels, *self._value_types, wids)
+        atags = word_tags(ap[real], self.aux_labels, *self._aux_types, wids)
 
         def char_span(t0: int, t1: int) -> Span | None:
             s, e = strip_span(text, offs[t0][0], offs[t1][1])
