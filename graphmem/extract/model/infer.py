@@ -154,6 +154,10 @@ class ModelTagger:
             opts.inter_op_num_threads = 1
             opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # Waiting threads sleep, as the embedder's do: ingest runs the tagger beside the
+            # embedder and Neo4j on the same cores, and a spinning thread takes their CPU.
+            opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            opts.add_session_config_entry("session.inter_op.allow_spinning", "0")
             session = ort.InferenceSession(str(weights_dir / model_file), opts,
                                            providers=["CPUExecutionProvider"])
         self.session = session
