@@ -1,4 +1,4 @@
-// Verbatim turns of one session.
+// Verbatim turns of one session, each mentioned when it was said (its own time, else the session's).
 MATCH (s:Session {id: $session_id, user_id: $user_id})
 UNWIND $turns AS row
 MERGE (t:Turn {id: row.id, user_id: $user_id})
@@ -9,6 +9,6 @@ SET t.session_id = $session_id,
     t.role = row.role,
     t.speaker = row.speaker,
     t.text = row.text,
-    t.mentioned_at = s.started_at,
+    t.mentioned_at = row.mentioned_at,
     t.embedding = row.embedding
 MERGE (s)-[:HAS_TURN]->(t)

@@ -35,8 +35,9 @@ from .segment import extraction_window, pieces_of_turn
 from .store import currency as store_currency
 from .store import sessions as store
 from .store.nodes import Turn
-from .store.time import utc, utc_native
+from .store.time import utc_native
 from .temporal import resolve_time_expression, tense_prefers
+from .timestamps import local, read_time_zone
 
 # Turns longer than this are stored whole but only their first part is segmented and searched
 # for facts: a pasted document is not a statement about the user.
@@ -113,6 +114,8 @@ def _content_hash(session: SessionRecord) -> str:
     h.update(str(session.started_at).encode())
     for t in session.turns:
         h.update(f"\x1e{t.role}\x1f{t.speaker}\x1f{t.source_id}\x1f{t.text}".encode())
+        if t.timestamp is not None:  # only then: the hashes of sessions without stay as they were
+            h.update(f"\x1f{t.timestamp.isoformat()}".encode())
     return h.hexdigest()
 
 
@@ -215,9 +218,10 @@ class Ingestor:
         """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones."""
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
-        # Stored as a fixed UTC offset everywhere (see store.time.utc_native).
-        t_s = (session.started_at if session.started_at.tzinfo
-               else session.started_at.replace(tzinfo=UTC)).astimezone(UTC)
+        # Each turn's time phrases resolve in its own local day (the offset it was given); every
+        # time is stored as a fixed UTC offset (see store.time.utc_native).
+        opened = local(session.started_at, None)
+        t_s = opened.astimezone(UTC)
         session_id = stable_id("session", user_id, session.source_id)
         report = IngestReport(sessions=1)
         turns, links, pieces, facts = [], [], [], []
@@ -236,8 +240,10 @@ class Ingestor:
                                          strict=True):
             source_id = rec.source_id or f"{session.source_id}_{k}"
             turn_id = stable_id("turn", user_id, session.source_id, k)
+            said = local(rec.timestamp, None) if rec.timestamp else opened
             turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
-                          "speaker": rec.speaker, "text": rec.text, "embedding": None})
+                          "speaker": rec.speaker, "text": rec.text,
+                          "mentioned_at": said.astimezone(UTC), "embedding": None})
             if prev_id:
                 links.append({"prev_id": prev_id, "id": turn_id})
             prev_id = turn_id
@@ -259,7 +265,7 @@ class Ingestor:
                         continue
                     if rec.speaker and is_self(cand.subject):
                         cand = _as_speaker(cand, rec.speaker)
-                    facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, t_s,
+                    facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, said,
                                                 entities, roles, relations))
                     if self.options.verbose:
                         report.made.append(Made(source_id, cand.predicate, cand.value,
@@ -269,7 +275,7 @@ class Ingestor:
                 if cand is not None:
                     start, _end = _locate_support(cand, turn_pieces[0], rec.text)
                     facts.append(self._fact_row(user_id, turn_id, k, turn_pieces[0], cand, start,
-                                                t_s, entities, roles, relations))
+                                                said, entities, roles, relations))
         report.turns = len(turns)
         report.pieces = len(pieces)
         report.facts = len(facts)
@@ -282,12 +288,14 @@ class Ingestor:
 
     def _fact_row(self, user_id: str, turn_id: str, turn_idx: int, piece: MessagePiece,
                   cand: FactCandidate,
-                  start: int, t_s: datetime, entities: dict[str, dict[str, Any]],
+                  start: int, said: datetime, entities: dict[str, dict[str, Any]],
                   roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
+        """The fact's row; `said` is when its turn was said, in the turn's own local time."""
         fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
         prefer = "future" if cand.modality == "planned" else tense_prefers(piece.text)
-        when = (resolve_time_expression(cand.time_text, t_s, prefer=prefer)
+        when = (resolve_time_expression(cand.time_text, said, prefer=prefer)
                 if cand.time_text else None)
+        t_s = said.astimezone(UTC)
         occurred_start = when.start.astimezone(UTC) if when and when.start else None
         occurred_end = when.end.astimezone(UTC) if when and when.end else None
         subject_key = user_id if is_self(cand.subject) else None
@@ -449,7 +457,10 @@ class Ingestor:
     def append(self, user_id: str, session_source_id: str, turns: list[TurnRecord], *,
                session_time: datetime | None = None) -> AppendReport:
         """Write new turns after the stored turns of one session (created on first use, starting
-        at `session_time`, default now). Turns whose source id the session already holds are
+        at `session_time`, else at its first message's timestamp, else now). Each turn is dated
+        by its own `timestamp`, else by `session_time`, else by the session's start; a time
+        without an offset is read in the user's time zone (UTC without one), and the turn's
+        time phrases resolve in that local day. Turns whose source id the session already holds are
         left alone, so re-sending a message changes nothing; the session's other turns are not
         touched, and currency is re-decided only for the slots the new facts compete in. Callers
         serialise appends to one session (`Memory` holds a lock per session)."""
@@ -471,19 +482,28 @@ class Ingestor:
             out.seconds = time.perf_counter() - started
             return out
         count = stored.turn_count if stored else 0
-        t_s = stored.started_at if stored and stored.started_at else (
-            utc(session_time) or datetime.now(UTC))
+        zone_name = store.user_time_zone(self.graph, user_id)
+        zone = read_time_zone(zone_name) if zone_name else None
+        given = local(session_time, zone) if session_time else None
+        own = [local(t.timestamp, zone) for t in fresh if t.timestamp]
+        if stored and stored.started_at:
+            opened = stored.started_at
+        else:  # a new session starts at the time given, else at its first message's, else now
+            opened = given or (own[0] if own else datetime.now(zone or UTC))
+        # A message without its own timestamp was said at the time given with this call, else
+        # (as before timestamps existed) at the session's start.
+        dated = [replace(t, timestamp=local(t.timestamp, zone) if t.timestamp else given or opened)
+                 for t in fresh]
         prev = stable_id("turn", user_id, session_source_id, count) if count else None
-        plan = self.plan_session(user_id, SessionRecord(session_source_id, t_s, fresh),
+        plan = self.plan_session(user_id, SessionRecord(session_source_id, opened, dated),
                                  first_idx=count + 1, prev_turn_id=prev)
         plan.appended = True
         self._embed([plan])
         self._resolve_entities(user_id, plan)
         self._relate(user_id, plan)
         self._write(user_id, plan)
-        at = utc(t_s)
         out.added = [Turn(t["id"], sid, t["source_id"], t["idx"], t["role"], t["text"],
-                          t["speaker"], at) for t in plan.turns]
+                          t["speaker"], t["mentioned_at"]) for t in plan.turns]
         out.pieces, out.facts = plan.report.pieces, plan.report.facts
         out.rejected, out.judged_links = plan.report.rejected, plan.report.judged_links
         out.seconds = time.perf_counter() - started

@@ -26,7 +26,9 @@ from .reembed import ReembedReport
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
 from .store import answer as store_answer
+from .store import sessions as store_sessions
 from .store.nodes import FactEvent
+from .timestamps import read_time_zone, read_timestamp
 
 # The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
 # with OutOfBounds (HTTP 422, an MCP tool error, one CLI line) before anything is written.
@@ -182,9 +184,13 @@ class Memory:
 
     @_neo4j_lost
     def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
-               session_time: datetime | None = None) -> AppendReport:
+               session_time: datetime | str | None = None) -> AppendReport:
         """Append messages to one session of a user, live (the user and the session are created
-        on first use, the session starting at `session_time`, default now). `session_id` is the
+        on first use, the session starting at `session_time`, else at its first message's
+        `timestamp`, else now). A message is dated by its own `timestamp` (an ISO 8601 date or
+        datetime, or a datetime), else by `session_time`, else by the session's start: that
+        date is its facts' `mentioned_at` and the day its "yesterday" counts from, in its own
+        offset, else the user's time zone (`set_time_zone`), else UTC. `session_id` is the
         source's session id; a message whose `source_id` the session already holds is skipped,
         so re-sending it changes nothing; a `source_id` another session of the user holds is
         refused (a turn id names one turn of a user). Only the new turns are processed.
@@ -202,6 +208,8 @@ class Memory:
             _bounded(t.role, f"message {i}: role", MAX_ROLE_CHARS)
             _bounded(t.source_id, f"message {i}: turn_id", MAX_ID_CHARS, optional=True)
             _bounded(t.speaker, f"message {i}: speaker", MAX_ID_CHARS, optional=True)
+            turns[i] = replace(t, timestamp=read_timestamp(t.timestamp, f"message {i}: timestamp"))
+        session_time = read_timestamp(session_time, "session_time")
         lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
             self._refuse_turn_ids_of_other_sessions(user_id, session_id, turns)
@@ -219,6 +227,16 @@ class Memory:
                 f"turn_id {clash[0]['source_id']!r} already names a turn of session "
                 f"{clash[0]['session']!r} of user {user_id!r}; a turn id names one turn of a "
                 "user: give this message another id (or none)")
+
+    @_neo4j_lost
+    def set_time_zone(self, user_id: str, time_zone: str | None) -> str | None:
+        """The IANA time zone ("Europe/Berlin") the user's message times without an offset are
+        read in from now on (None: UTC again); the user is created on first use. A name
+        zoneinfo does not know raises OutOfBounds. Turns already stored keep their dates."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        name = read_time_zone(time_zone).key if time_zone is not None else None
+        store_sessions.set_user_time_zone(self.graph, user_id, name)
+        return name
 
     @_neo4j_lost
     def forget(self, user_id: str) -> int:

@@ -33,6 +33,9 @@ class TurnRecord:
     text: str
     speaker: str | None = None
     source_id: str | None = None  # the source's own id: LongMemEval "<session>_<k>", LoCoMo "D1:3"
+    # When it was said, if the source says (naive: in the user's time zone, else UTC); None means
+    # the session's time. Its own day anchors its time phrases ("yesterday").
+    timestamp: datetime | None = None
 
 
 @dataclass

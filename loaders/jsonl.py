@@ -1,8 +1,10 @@
 """Read generic JSONL transcripts: one message per line, grouped by user and then by session.
 
 Each line is an object `{"user_id", "session_id", "session_time", "role", "content"}` with
-optional `"turn_id"` and `"speaker"`. Users and sessions keep their first-seen order; a session's
-lines need not be contiguous. `session_time` is ISO-8601 or any absolute date dateparser reads
+optional `"turn_id"`, `"speaker"` and `"timestamp"` (when the message was said, read like
+`session_time`; default the session's time: it dates the message's facts and anchors its
+"yesterday"). Users and sessions keep their first-seen order; a session's lines need not be
+contiguous. `session_time` is ISO-8601 or any absolute date dateparser reads
 (naive means UTC); it may be left out on later lines of a session but must then agree with the
 first. The turn source id is `turn_id` when given, else `<session_id>_<k>` with k the 1-based
 position of the line within its session; source ids must be unique per user. The whole file is
@@ -142,6 +144,10 @@ def _add(record: dict[str, Any], where: str, lineno: int, users: dict[str, _User
     if raw_time is not None and not isinstance(raw_time, str):
         raise InputError(f'{where}: "session_time" must be a string, got {type_name(raw_time)}')
     started_at = parse_time(raw_time, where) if raw_time is not None else None
+    said = record.get("timestamp")
+    if said is not None and not isinstance(said, str):
+        raise InputError(f'{where}: "timestamp" must be a string, got {type_name(said)}')
+    said_at = parse_time(said, where) if said is not None else None
     if only_user is not None and user_id != only_user:
         return
 
@@ -166,4 +172,4 @@ def _add(record: dict[str, Any], where: str, lineno: int, users: dict[str, _User
         report.skipped_empty_turns += 1
         return
     session.turns.append(TurnRecord(role=role, text=content, speaker=speaker,
-                                    source_id=source_id))
+                                    source_id=source_id, timestamp=said_at))

@@ -29,6 +29,17 @@ def known_turn_sources(graph: Graph, user_id: str, session_id: str,
                                                session_id=session_id, source_ids=source_ids)}
 
 
+def user_time_zone(graph: Graph, user_id: str) -> str | None:
+    """The IANA time zone the user's message times without an offset are read in, if set."""
+    found = graph.read("user_time_zone", user_id=user_id)
+    return found[0]["time_zone"] if found else None
+
+
+def set_user_time_zone(graph: Graph, user_id: str, time_zone: str | None) -> None:
+    """Set (None: clear) the user's time zone; the user is created on first use."""
+    graph.write("user_set_time_zone", user_id=user_id, time_zone=time_zone)
+
+
 def write_session(tx: Any, user_id: str, session_row: dict[str, Any]) -> None:
     """The user and the whole session (a full ingest: its turn count and content hash)."""
     run(tx, "ingest_session", user_id=user_id, session=session_row)
