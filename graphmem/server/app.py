@@ -26,7 +26,7 @@ from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
 from .errors import ApiError, BodyLimit, error_response, install
 from .guard import RequestGuard
-from .schemas import AnswerRequest, AppendRequest, SearchRequest
+from .schemas import AnswerRequest, AppendRequest, SearchRequest, TimeZoneRequest
 
 T = TypeVar("T")
 
@@ -204,7 +204,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         session already holds changes nothing; only the new turns are processed."""
         authorize(request, user_id)
         _check_id(session_id, "session_id")
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id) for m in body.messages]
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp)
+                 for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time)
         return {"session_id": r.session_id, "session": r.session_source_id, "created": r.created,
@@ -212,6 +213,14 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                           for t in r.added],
                 "unchanged": r.unchanged, "pieces": r.pieces, "facts": r.facts,
                 "rejected": r.rejected, "ms": round(r.seconds * 1000, 1)}
+
+    @app.put("/v1/users/{user_id}/time_zone", tags=["memory"])
+    async def set_time_zone(user_id: str, body: TimeZoneRequest,
+                            request: Request) -> dict[str, Any]:
+        """Set the IANA time zone the user's message times without an offset are read in (null:
+        UTC). Turns already stored keep their dates."""
+        authorize(request, user_id)
+        return {"time_zone": await pool.run(memory.set_time_zone, user_id, body.time_zone)}
 
     @app.post("/v1/users/{user_id}/transcripts", tags=["memory"])
     async def upload(user_id: str, request: Request,

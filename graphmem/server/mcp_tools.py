@@ -26,6 +26,10 @@ class MessageIn(BaseModel):
     turn_id: str | None = Field(None, description="your id for the message; re-sending it "
                                                   "changes nothing")
     speaker: str | None = None
+    timestamp: str | None = Field(None, description="when it was said: an ISO 8601 date or "
+                                  "datetime, with or without an offset (without: in the user's "
+                                  "time zone, else UTC); default session_time, else the "
+                                  "session's start. Its 'yesterday' counts from its local day.")
 
 
 def _key(headers: Any) -> str | None:
@@ -77,12 +81,18 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                  "left unchanged (already remembered) and how many facts were extracted.")
     async def remember(user_id: str, session_id: str, messages: list[MessageIn], ctx: Context,
                        session_time: datetime | None = None) -> dict[str, Any]:
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id) for m in messages]
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp)
+                 for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time)
         return {"session_id": r.session_id, "created": r.created,
                 "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
                           for t in r.added], "unchanged": r.unchanged, "facts": r.facts}
+
+    @server.tool(description="Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): "
+                 "message times without an offset are read in it from now on.")
+    async def set_time_zone(user_id: str, time_zone: str | None, ctx: Context) -> dict[str, Any]:
+        return {"time_zone": await call(ctx, user_id, memory.set_time_zone, user_id, time_zone)}
 
     @server.tool(description="Search the user's memory. Returns ranked evidence (facts, pieces, "
                  "turns), each with its verbatim text, status (active/superseded/invalid), "

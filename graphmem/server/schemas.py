@@ -19,6 +19,7 @@ from ..memory import (
     MAX_QUERY_CHARS,
     MAX_ROLE_CHARS,
 )
+from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
 
 MAX_MESSAGES = MAX_APPEND_TURNS
 
@@ -39,12 +40,26 @@ class Message(_Body):
                           "turn of the user: an id another session holds is refused.",
         **_doc(minLength=1, maxLength=MAX_ID_CHARS))
     speaker: StrictStr | None = Field(None, **_doc(maxLength=MAX_ID_CHARS))
+    timestamp: StrictStr | None = Field(
+        None, description="When the message was said: an ISO 8601 date or datetime, with or "
+                          "without an offset (without one: in the user's time zone, else UTC). "
+                          "Its facts are dated by it and its \"yesterday\" counts from its local "
+                          "day. Default: session_time, else the session's start.",
+        examples=["2026-02-20T01:30:00+02:00"], **_doc(maxLength=MAX_TIMESTAMP_CHARS))
 
 
 class AppendRequest(_Body):
     messages: list[Message] = Field(**_doc(minItems=1, maxItems=MAX_MESSAGES))
     session_time: datetime | None = Field(
-        None, description="Start of the session when it is created (default: now).")
+        None, description="Start of the session when it is created (default: the first "
+                          "message's timestamp, else now), and the time of the messages of this "
+                          "call that carry no timestamp.")
+
+
+class TimeZoneRequest(_Body):
+    time_zone: StrictStr | None = Field(
+        description="An IANA time zone name; message times without an offset are read in it. "
+                    "null: UTC.", examples=["Europe/Berlin"], **_doc(maxLength=MAX_ZONE_CHARS))
 
 
 class SearchRequest(_Body):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from datetime import datetime, timedelta, timezone
 
 import anyio
 from mcp import Client
@@ -16,8 +17,8 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
     async def main() -> None:
         async with Client(params, read_timeout_seconds=120) as c:
             names = {t.name for t in (await c.list_tools()).tools}
-            assert names == {"remember", "search_memory", "current_facts", "timeline",
-                             "inspect", "answer"}
+            assert names == {"remember", "set_time_zone", "search_memory", "current_facts",
+                             "timeline", "inspect", "answer"}
             r = await c.call_tool("remember", {
                 "user_id": user_id, "session_id": "s1", "session_time": "2024-01-10T09:00:00Z",
                 "messages": [{"role": "user", "content": "I live in Denver.", "turn_id": "d1"}]})
@@ -37,5 +38,29 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
             missing = await c.call_tool("search_memory", {"user_id": user_id + "-nobody",
                                                           "query": "x"})
             assert missing.is_error and "no memory for user" in missing.content[0].text
+            # A message's own time, read in the user's time zone when it names no offset:
+            # 00:30 in Berlin (+01:00) on the 20th is the 19th in UTC; "yesterday" is the 19th.
+            tz = await c.call_tool("set_time_zone", {"user_id": user_id,
+                                                     "time_zone": "Europe/Berlin"})
+            assert tz.structured_content == {"time_zone": "Europe/Berlin"}
+            r = await c.call_tool("remember", {"user_id": user_id, "session_id": "s1", "messages": [
+                {"role": "user", "content": "I adopted a dog yesterday.", "turn_id": "d2",
+                 "timestamp": "2026-02-20T00:30:00"}]})
+            assert not r.is_error, r.content
+            facts = await c.call_tool("current_facts", {"user_id": user_id,
+                                                        "predicate": "owns_count:dog"})
+            dog = facts.structured_content["facts"][0]
+            berlin = timezone(timedelta(hours=1))
+            assert datetime.fromisoformat(dog["mentioned_at"]) == datetime(2026, 2, 20, 0, 30,
+                                                                           tzinfo=berlin)
+            assert datetime.fromisoformat(dog["occurred_start"]) == datetime(2026, 2, 19,
+                                                                             tzinfo=berlin)
+            bad = await c.call_tool("remember", {"user_id": user_id, "session_id": "s1",
+                                                 "messages": [{"role": "user", "turn_id": "d3",
+                                                               "content": "I live in Boulder.",
+                                                               "timestamp": "yesterday"}]})
+            assert bad.is_error and "message 0: timestamp 'yesterday'" in bad.content[0].text
+            card = await c.call_tool("inspect", {"user_id": user_id, "id": "d3"})
+            assert card.is_error  # nothing was written
 
     anyio.run(main)

@@ -12,6 +12,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -304,6 +305,59 @@ def test_bad_inputs(server, users, loaded, neo4j_graph):
     _error(server.get("/v1/nothing-here"), 404, "not_found")
 
 
+def test_message_timestamps_and_the_users_time_zone(server, new_user):
+    """A message's own time over HTTP: a later turn is dated by it and its "yesterday" counts
+    from its local day; a bad timestamp or time zone is a 422 and writes nothing."""
+    u = new_user()
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+
+    def append(messages, **extra):
+        return server.post(f"/v1/users/{u}/sessions/days/messages", headers=admin,
+                           json={"messages": messages, **extra})
+
+    def facts(predicate):
+        return server.get(f"/v1/users/{u}/facts", headers=admin,
+                          params={"history": "true", "predicate": predicate}).json()["facts"]
+
+    r = append([{"role": "user", "content": "I live in Leeds.", "turn_id": "t1"}],
+               session_time="2026-02-09T10:00:00Z")
+    assert r.status_code == 200, r.text
+    r = append([{"role": "user", "content": "I moved to York yesterday.", "turn_id": "t2",
+                 "timestamp": "2026-02-20T01:30:00+02:00"}])
+    assert r.status_code == 200 and not r.json()["created"], r.text
+    york = next(f for f in facts("lives_in") if f["value"] == "York")
+    assert datetime.fromisoformat(york["mentioned_at"]) == datetime(2026, 2, 19, 23, 30,
+                                                                    tzinfo=UTC)
+    local = timezone(timedelta(hours=2))  # 01:30+02:00: "yesterday" is the 19th there
+    assert datetime.fromisoformat(york["occurred_start"]) == datetime(2026, 2, 19, tzinfo=local)
+    # The user's time zone reads a time without an offset.
+    r = server.put(f"/v1/users/{u}/time_zone", headers=admin, json={"time_zone": "Asia/Tokyo"})
+    assert r.status_code == 200 and r.json() == {"time_zone": "Asia/Tokyo"}, r.text
+    r = append([{"role": "user", "content": "I adopted a dog yesterday.", "turn_id": "t3",
+                 "timestamp": "2026-03-01T08:00:00"}])
+    assert r.status_code == 200, r.text
+    dog = facts("owns_count:dog")[0]
+    tokyo = timezone(timedelta(hours=9))
+    assert datetime.fromisoformat(dog["mentioned_at"]) == datetime(2026, 3, 1, 8, tzinfo=tokyo)
+    assert datetime.fromisoformat(dog["occurred_start"]) == datetime(2026, 2, 28, tzinfo=tokyo)
+    # Refused, one line each, and nothing written (the good message beside a bad one neither).
+    before = server.get(f"/v1/users/{u}/stats", headers=admin).json()
+    good = {"role": "user", "content": "I moved to Hull.", "turn_id": "t4"}
+    for bad, says in (("2026-02-20 at noon", "message 1: timestamp '2026-02-20 at noon' is not "
+                                             "an ISO 8601 date or datetime"),
+                      ("2026-13-01", "message 1: timestamp"), (1771545600, "timestamp")):
+        msg = _error(append([good, {"role": "user", "content": "I moved to Hull.",
+                                    "timestamp": bad}]), 422, "invalid_request")
+        assert says in msg and "\n" not in msg, msg
+    assert "session_time" in _error(append([good], session_time="whenever"), 422,
+                                    "invalid_request")
+    for zone in ("Mars/Base", "", 5):
+        _error(server.put(f"/v1/users/{u}/time_zone", headers=admin, json={"time_zone": zone}),
+               422, "invalid_request")
+    assert server.get(f"/v1/users/{u}/stats", headers=admin).json() == before
+    _error(server.get(f"/v1/users/{u}/inspect/t4", headers=admin), 404, "not_found")
+
+
 def test_upload_transcript_and_forget(server, users, neo4j_graph):
     _, b = users
     other = f"{b}-else"
@@ -408,7 +462,8 @@ def test_cli_uses_a_running_server(server, loaded, users, tmp_path):
     assert down.returncode == 1 and "cannot reach graphmem" in down.stderr
 
 
-TOOLS = {"remember", "search_memory", "current_facts", "timeline", "inspect", "answer"}
+TOOLS = {"remember", "set_time_zone", "search_memory", "current_facts", "timeline", "inspect",
+         "answer"}
 
 
 def test_mcp_over_http(server, users, loaded):
