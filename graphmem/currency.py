@@ -113,9 +113,19 @@ def plan_key(value: str | None) -> str | None:
     return normalise_name(key)
 
 
+def is_plan(predicate: str, modality: str) -> bool:
+    """A plan: a `plans` fact, or any event told as ahead ("my driving test is on the 14th",
+    "flying to Oslo in May"): an outcome about the same thing, told later, closes it."""
+    if predicate in PLAN_PREDICATES:
+        return True
+    entry = P.lookup(predicate)
+    return (modality == "planned" and entry is not None
+            and entry.cardinality is P.Cardinality.EVENT)
+
+
 def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
     """The slot a fact competes in, or None when it competes with nothing (events…)."""
-    if predicate in PLAN_PREDICATES or (predicate in PLAN_OUTCOMES and modality == "asserted"):
+    if is_plan(predicate, modality) or (predicate in PLAN_OUTCOMES and modality == "asserted"):
         key = plan_key(value)
         return f"{subject}|plan|{key}" if key else None
     if modality not in COMPETING_MODALITIES:
@@ -284,11 +294,11 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
     for fact in ordered:
-        if fact.predicate not in PLAN_PREDICATES:
+        if not is_plan(fact.predicate, fact.modality):
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
         d = FactDecision(fact.id, "active", fact.mentioned_at)
-        outcome = next((f for f in ordered if f.predicate not in PLAN_PREDICATES
+        outcome = next((f for f in ordered if not is_plan(f.predicate, f.modality)
                         and f.mentioned_at > fact.mentioned_at
                         and f.effective >= fact.mentioned_at), None)
         if outcome is not None:

@@ -72,3 +72,35 @@ def test_migration_0013_gives_activity_facts_one_key(graph, user_id):
         _session("s2", dt(2024, 6, 2), "Gave up on the nightly journal thing, no time.")])])
     habits = [f for f in mem.facts(user_id, history=True) if f.predicate == "does:journaling"]
     assert {f.status for f in habits} >= {"superseded", "active"}, habits
+
+
+def _planned_test(mem, user_id):
+    return [f for f in mem.facts(user_id, history=True)
+            if f.modality == "planned" and "driving test" in (f.value or "")]
+
+
+def test_an_event_told_as_ahead_is_a_plan_its_outcome_closes(graph, user_id):
+    """"My driving test is on the 14th" is a plan whatever its predicate; "passed the driving
+    test" told later closes it, and the outcome stays."""
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
+        _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
+    (plan,) = _planned_test(mem, user_id)
+    assert plan.status == "superseded"
+    assert any(f.predicate == "passed" and f.status == "active" for f in mem.facts(user_id))
+
+
+def test_migration_0015_makes_stored_planned_events_plans(graph, user_id):
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
+        _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
+    with graph.session() as s:  # as an older version stored it: no slot, still active
+        s.run("MATCH (f:FactEvent {user_id: $u, modality: 'planned'}) "
+              "SET f.slot = null, f.status = 'active', f.valid_until = null", u=user_id).consume()
+    migration = importlib.import_module("graphmem.schema.0015_planned_events_are_plans")
+    assert migration.migrate(graph)["facts"] >= 1
+    (plan,) = _planned_test(mem, user_id)
+    assert plan.status == "superseded"  # decided again: the outcome was already told
+    assert migration.migrate(graph)["facts"] == 0  # running it again changes nothing

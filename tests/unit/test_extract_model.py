@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from graphmem.extract import corpus
 from graphmem.extract.model import WEIGHTS_DIR, scoring
-import numpy as np
-
 from graphmem.extract.model.infer import (
     ModelTagger,
     TaggedFact,
