@@ -66,6 +66,21 @@ class Predicate:
     tied_to: str | None = None  # a role stated with this fact ends when that fact does
     stance: str | None = None  # for a stance: "+" (for the value) or "-" (against it)
     closes_plan: bool = False  # an event that is the outcome of a plan about the same thing
+    # An event that brings a state: (state predicate, the state's change when the event is done).
+    # "bought a kayak" → owns kayak starts; a planned or cancelled event that would start a state
+    # plans or cancels it ("picking the puppy up on Saturday"); a planned ending says nothing.
+    brings: tuple[str, Change] | None = None
+
+    def brought(self, change: Change) -> tuple[str, Change] | None:
+        """The state fact this event's `change` implies on the same value, if any."""
+        if self.brings is None:
+            return None
+        state, done = self.brings
+        if change is Change.DONE:
+            return state, done
+        if change in (Change.PLANNED, Change.CANCELLED) and done is Change.STARTS:
+            return state, change
+        return None
 
     @property
     def prefix(self) -> str | None:
@@ -177,13 +192,13 @@ CANONICAL: tuple[Predicate, ...] = (
     _p("went_to", "event", C.EVENT, V.PLACE, "a place the subject went to (gym, restaurant…)",
        ("Where did I go last weekend?",), **_OUTCOME),
     _p("bought", "event", C.EVENT, V.THING, "something bought or ordered",
-       ("What did I buy for the kitchen?",), **_OUTCOME),
+       ("What did I buy for the kitchen?",), brings=("owns", Change.STARTS), **_OUTCOME),
     _p("acquired", "event", C.EVENT, V.THING, "something got, received or given to the subject",
-       ("When did I get my laptop?",), **_EVENT),
+       ("When did I get my laptop?",), brings=("owns", Change.STARTS), **_EVENT),
     _p("sold", "event", C.EVENT, V.THING, "something sold or given away",
-       ("Did I sell my old car?",), **_EVENT),
+       ("Did I sell my old car?",), brings=("owns", Change.STOPS), **_EVENT),
     _p("adopted", "event", C.EVENT, V.PET, "a pet adopted or brought home",
-       ("When did we adopt the cat?",), **_OUTCOME),
+       ("When did we adopt the cat?",), brings=("has_pet", Change.STARTS), **_OUTCOME),
     _p("finished", "event", C.EVENT, V.THING, "something completed: a book, a course, a show",
        ("Which books did I finish?",), **_OUTCOME),
     _p("read", "event", C.EVENT, V.THING, "a book read", ("What books have I read?",), **_EVENT),
@@ -192,7 +207,7 @@ CANONICAL: tuple[Predicate, ...] = (
     _p("started", "event", C.EVENT, V.ACTIVITY, "something begun (a course, a project, a job)",
        ("When did I start the course?",), **_EVENT),
     _p("joined", "event", C.EVENT, V.ORGANISATION, "a club or group joined",
-       ("When did I join the choir?",), **_OUTCOME),
+       ("When did I join the choir?",), brings=("member_of", Change.STARTS), **_OUTCOME),
     _p("signed_up_for", "event", C.EVENT, V.THING, "a race, class or programme signed up for",
        ("What did I sign up for?",), **_OUTCOME),
     _p("participated_in", "event", C.EVENT, V.THING, "an event taken part in",

@@ -112,3 +112,21 @@ def test_the_hybrid_keeps_every_rule_fact_and_adds_the_models_new_ones():
     assert sum(c.predicate == "lives_in" for c in made) == 1  # not twice
     assert any(c.predicate == "works_at" and c.extracted_by == "model:test" for c in made)
     assert any(c.extracted_by.startswith("rule:") for c in made)
+
+
+def test_an_event_brings_its_state_and_both_are_candidates():
+    text = "we adopted a rescue greyhound on sunday"
+    tagger = FakeTagger({text: [Tagged("adopted", span(text, "rescue greyhound"), "done",
+                                       time=span(text, "on sunday"))]})
+    got = ModelExtractor(tagger).extract(text, "user")
+    assert [(c.predicate, c.value, c.modality) for c in got] == [
+        ("adopted", "rescue greyhound", "asserted"), ("has_pet", "rescue greyhound", "asserted")]
+    assert all(c.time_text == "on sunday" for c in got)
+    planned = "collecting the puppy on saturday"
+    tagger = FakeTagger({planned: [Tagged("adopted", span(planned, "puppy"), "planned")]})
+    assert [(c.predicate, c.modality) for c in ModelExtractor(tagger).extract(planned, "user")] \
+        == [("adopted", "planned"), ("has_pet", "planned")]
+    sold = "sold the van"
+    tagger = FakeTagger({sold: [Tagged("sold", span(sold, "van"), "done")]})
+    assert [(c.predicate, c.modality) for c in ModelExtractor(tagger).extract(sold, "user")] \
+        == [("sold", "asserted"), ("owns", "negated")]

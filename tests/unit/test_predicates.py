@@ -59,6 +59,19 @@ def test_every_registry_entry_is_well_formed():
     assert len({p.name for p in P.PREDICATES}) == len(P.PREDICATES)
 
 
+def test_an_event_brings_its_state_and_a_plan_to_start_one_plans_it():
+    assert P.BY_NAME["bought"].brought(P.Change.DONE) == ("owns", P.Change.STARTS)
+    assert P.BY_NAME["sold"].brought(P.Change.DONE) == ("owns", P.Change.STOPS)
+    assert P.BY_NAME["adopted"].brought(P.Change.PLANNED) == ("has_pet", P.Change.PLANNED)
+    assert P.BY_NAME["joined"].brought(P.Change.CANCELLED) == ("member_of", P.Change.CANCELLED)
+    assert P.BY_NAME["sold"].brought(P.Change.PLANNED) is None  # a planned sale ends nothing yet
+    assert P.BY_NAME["traveled_to"].brought(P.Change.DONE) is None
+    for p in P.PREDICATES:
+        if p.brings is not None:
+            state = P.BY_NAME[p.brings[0]]
+            assert p.cardinality is P.Cardinality.EVENT and p.brings[1] in state.changes, p.name
+
+
 SENTENCES = [  # written here, one per rule family the offline extractor has
     "I live in Hove now.", "I work at Greggs as a baker.", "My sister Anna is a nurse.",
     "I have three cats.", "I quit running last year.", "My favourite band is Wet Leg.",
