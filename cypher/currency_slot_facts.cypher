@@ -1,9 +1,9 @@
 // Every fact of the given slots of one user (the transaction's own new facts included), or only
-// those mentioned by $known_at. tied_to: an asserted $anchors fact (works_at…) of the same piece.
+// those mentioned by $known_at; a fact marked wrong (fact_invalidate) takes no part. tied_to: an asserted $anchors fact (works_at…) of the same piece.
 // heard_at: when memory wrote the fact's session (orders two sessions stamped with the same time).
 UNWIND $slots AS slot
 MATCH (f:FactEvent {user_id: $user_id, slot: slot})
-WHERE $known_at IS NULL OR f.mentioned_at <= $known_at
+WHERE ($known_at IS NULL OR f.mentioned_at <= $known_at) AND f.invalidated_at IS NULL
 RETURN slot, f.id AS id, f.predicate AS predicate, f.value AS value, f.modality AS modality,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.turn_idx AS turn_idx, f.span_start AS span_start, f.retraction AS retraction,

@@ -7,6 +7,7 @@ SET
     s.started_at = $session.started_at,
     s.turn_count = $session.turn_count,
     s.content_hash = $session.content_hash,
+    s.deleted_idxs = null,
     s.ingested_at = datetime()
 MERGE (u)-[:HAS_SESSION]->(s)
 // The named speakers of the user's chats, kept on the user: a search reads them in one lookup.

@@ -18,6 +18,9 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
        [x IN [t.source_id] WHERE x IS NOT NULL] AS source_turn_ids, s.source_id AS session_source_id,
        f.turn_id AS turn_id, f.slot AS slot,
-       [x IN changes WHERE x.id IS NOT NULL] AS changes
+       [x IN changes WHERE x.id IS NOT NULL] AS changes,
+       CASE WHEN f.invalidated_at IS NULL THEN null
+            ELSE {by: f.invalidated_by, at: f.invalidated_at, reason: f.invalidated_reason}
+       END AS invalidation
 ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx
 LIMIT $limit

@@ -65,5 +65,10 @@ class UnknownUser(GraphmemError):
     """The requested user has no memory in the database."""
 
 
+class UnknownId(InputError):
+    """The user has no turn, fact or session with this id (another user's id is not theirs, and
+    is refused alike)."""
+
+
 class VectorSpaceMismatch(GraphmemError):
     """The database's embeddings come from another model than the configured embedder."""

@@ -494,7 +494,8 @@ class Ingestor:
         # (as before timestamps existed) at the session's start.
         dated = [replace(t, timestamp=local(t.timestamp, zone) if t.timestamp else given or opened)
                  for t in fresh]
-        prev = stable_id("turn", user_id, session_source_id, count) if count else None
+        last = stored.last_idx() if stored else None  # turns deleted one by one are skipped
+        prev = stable_id("turn", user_id, session_source_id, last) if last else None
         plan = self.plan_session(user_id, SessionRecord(session_source_id, opened, dated),
                                  first_idx=count + 1, prev_turn_id=prev)
         plan.appended = True

@@ -1,5 +1,6 @@
 """The one entry point for agents and for every door (CLI, HTTP, MCP): ingest transcripts, append
-messages live, search, facts over time, timelines, memory cards, answers, stats, forget — per user."""
+messages live, search, facts over time, timelines, memory cards, answers, stats, forget a user or
+one turn, mark a fact wrong, list sessions and turns — per user."""
 
 from __future__ import annotations
 
@@ -17,17 +18,30 @@ from .answer import Answer, Answerer
 from .config import Settings
 from .db import Graph
 from .embed import Embedder, default_embedder
-from .errors import GraphmemError, Neo4jUnavailable, OutOfBounds, UnknownUser, connection_lost
+from .errors import (
+    GraphmemError,
+    InputError,
+    Neo4jUnavailable,
+    OutOfBounds,
+    UnknownId,
+    UnknownUser,
+    connection_lost,
+)
 from .extract import Extractor, OfflineExtractor
+from .forgetting import TurnRemoval
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
-from .models import Evidence, Transcript, TurnRecord
+from .models import Evidence, Transcript, TurnRecord, stable_id
+from .pages import Page
+from .pages import decode as decode_cursor
+from .pages import page as make_page
 from .reembed import ReembedReport
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
 from .store import answer as store_answer
+from .store import reads as store_reads
 from .store import sessions as store_sessions
-from .store.nodes import FactEvent
+from .store.nodes import FactEvent, SessionSummary, Turn
 from .timestamps import read_time_zone, read_timestamp
 
 # The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
@@ -39,6 +53,9 @@ MAX_ID_CHARS = 256  # characters of a user, session or turn id, or a speaker's n
 MAX_ROLE_CHARS = 64
 MAX_K = 100  # results of one search
 MAX_BUDGET = 12  # planner steps of one answer
+MAX_PAGE = 200  # sessions or turns in one page of a listing
+DEFAULT_PAGE = 50
+MAX_REASON_CHARS = 1_000  # why a fact was marked wrong
 _LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
 
 
@@ -242,6 +259,113 @@ class Memory:
     def forget(self, user_id: str) -> int:
         """Delete every node of one user (and nothing else); the number of nodes deleted."""
         return self.graph.forget_user(user_id)
+
+    # --- one memory at a time --------------------------------------------------------------------
+
+    @_neo4j_lost
+    def delete_turn(self, user_id: str, turn_id: str) -> TurnRemoval:
+        """Delete one turn (stored id, or the source's turn id) with its pieces and the facts
+        derived only from it, in one transaction: the slots those facts were in are decided
+        again as if they had never been said, the NEXT chain is joined around it, and entities
+        no fact names any more go. Nothing of another turn or user is touched. An id that is
+        not one of this user's turns raises UnknownId (UnknownUser for an unknown user)."""
+        return self._remove_turn(user_id, turn_id, redact=False)
+
+    @_neo4j_lost
+    def redact_turn(self, user_id: str, turn_id: str) -> TurnRemoval:
+        """Like `delete_turn`, but the turn keeps its place (id, session, position, date) and
+        its words are replaced by "[redacted]" (forgetting.REDACTED_TEXT)."""
+        return self._remove_turn(user_id, turn_id, redact=True)
+
+    def _remove_turn(self, user_id: str, turn_id: str, *, redact: bool) -> TurnRemoval:
+        from .forgetting import remove_turn
+
+        turn = self.get_turn(user_id, turn_id)
+        with self._append_locks[hash(user_id) % _LOCKS]:  # not while an append numbers turns
+            done = remove_turn(self.graph, user_id, turn.id, redact=redact)
+        if done is None:  # deleted meanwhile
+            raise UnknownId(f"user {user_id!r} has no turn {turn_id!r}")
+        return done
+
+    @_neo4j_lost
+    def invalidate_fact(self, user_id: str, fact_id: str, *, by: str = "user",
+                        reason: str | None = None) -> FactEvent:
+        """Mark one fact wrong ("forget that"): status `invalid`, with who said so (`by`), when
+        and why, kept in history (`facts(history=True)`, `timeline`); its slot is decided again
+        without it, so the value it had replaced is current again where nothing else replaced
+        it. A fact marked already keeps its first mark. Returns the fact as it is now."""
+        from .forgetting import invalidate_fact
+
+        _bounded(by, "by", MAX_ID_CHARS)
+        _bounded(reason, "reason", MAX_REASON_CHARS, optional=True)
+        fact = self.get_fact(user_id, fact_id)
+        invalidate_fact(self.graph, user_id, fact.id, by=by, reason=reason)
+        return self.get_fact(user_id, fact.id)
+
+    @_neo4j_lost
+    def get_fact(self, user_id: str, fact_id: str) -> FactEvent:
+        """One fact of the user by id (UnknownId if it is not theirs, UnknownUser if the user
+        has no memory)."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        _bounded(fact_id, "fact_id", MAX_ID_CHARS)
+        found = store_reads.fact(self.graph, user_id, fact_id)
+        if found is None:
+            self.graph.require_user(user_id)
+            raise UnknownId(f"user {user_id!r} has no fact {fact_id!r}")
+        return found
+
+    @_neo4j_lost
+    def get_turn(self, user_id: str, turn_id: str) -> Turn:
+        """One turn of the user by stored id or source turn id, with the ids of its facts
+        (UnknownId if it is not theirs; a source id two sessions share must be given as the
+        stored id)."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        _bounded(turn_id, "turn_id", MAX_ID_CHARS)
+        found = store_reads.turns_named(self.graph, user_id, turn_id)
+        if not found:
+            self.graph.require_user(user_id)
+            raise UnknownId(f"user {user_id!r} has no turn {turn_id!r}")
+        if len(found) > 1:
+            raise InputError(f"turn id {turn_id!r} names {len(found)} turns of user {user_id!r} "
+                             f"(stored ids {', '.join(t.id for t in found)}); pass the stored "
+                             "id of the one meant")
+        return found[0]
+
+    @_neo4j_lost
+    def list_sessions(self, user_id: str, *, cursor: str | None = None,
+                      limit: int = DEFAULT_PAGE) -> Page[SessionSummary]:
+        """One page of the user's sessions, oldest first (start time, then id), each with how
+        many turns it holds; pass `next_cursor` back for the next page (None: the last)."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        _whole(limit, "limit", 1, MAX_PAGE)
+        after = decode_cursor("sessions", cursor, {"at": int, "id": str})
+        rows = store_reads.sessions_page(self.graph, user_id, after, limit + 1)
+        if not rows and after is None:
+            self.graph.require_user(user_id)
+        return make_page("sessions", rows, limit, {"at": "at", "id": "id"},
+                         SessionSummary.from_row)
+
+    @_neo4j_lost
+    def list_turns(self, user_id: str, *, session_id: str | None = None,
+                   cursor: str | None = None, limit: int = DEFAULT_PAGE) -> Page[Turn]:
+        """One page of the user's turns (of one session: the source's session id) in
+        conversation order — sessions oldest first, turns by position; pass `next_cursor` back
+        for the next page (None: the last). Every turn appears exactly once across the pages."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        _bounded(session_id, "session_id", MAX_ID_CHARS, optional=True)
+        _whole(limit, "limit", 1, MAX_PAGE)
+        after = decode_cursor("turns", cursor, {"at": int, "session": str, "idx": int})
+        stored = None
+        if session_id is not None:
+            stored = stable_id("session", user_id, session_id)
+            if store_sessions.session(self.graph, user_id, stored) is None:
+                self.graph.require_user(user_id)
+                raise UnknownId(f"user {user_id!r} has no session {session_id!r}")
+        rows = store_reads.turns_page(self.graph, user_id, stored, after, limit + 1)
+        if not rows and after is None:
+            self.graph.require_user(user_id)
+        return make_page("turns", rows, limit, {"at": "at", "session": "session_id", "idx": "idx"},
+                         Turn.from_row)
 
     # --- reading ---------------------------------------------------------------------------------
 

@@ -321,10 +321,18 @@ def _verify_ids(path: Path, user_id: str, nodes: list[_Rec], labels: dict[str, s
         idxs[sid].add(idx)
         turns[n.props["id"]] = n
     for sid, n in sessions.items():
-        if idxs[sid] != set(range(1, n.props["turn_count"] + 1)):
+        # Positions of turns deleted one by one (Memory.delete_turn) are listed, not held.
+        deleted = n.props.get("deleted_idxs") or []
+        if not isinstance(deleted, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in deleted):
+            raise _fail(path, n.line, f"Session {sid!r}: deleted_idxs must be a list of whole "
+                                      "numbers")
+        if (idxs[sid] & set(deleted) or len(set(deleted)) != len(deleted)
+                or idxs[sid] | set(deleted) != set(range(1, n.props["turn_count"] + 1))):
             raise _fail(path, n.line, f"Session {sid!r} has turn_count {n.props['turn_count']} "
                                       f"but the file holds {len(idxs[sid])} turns of it "
-                                      "(numbered 1 to turn_count)")
+                                      f"and {len(deleted)} deleted positions (numbered 1 to "
+                                      "turn_count, each once)")
     for n in by_label["MessagePiece"]:
         turn = turns.get(_get(path, n, "turn_id", str))
         start, end = _get(path, n, "start", int), _get(path, n, "end", int)
@@ -355,14 +363,17 @@ def _verify_ids(path: Path, user_id: str, nodes: list[_Rec], labels: dict[str, s
 
 
 def _edge_agrees(kind: str, a: str, pa: dict[str, Any], pb: dict[str, Any],
-                 eprops: dict[str, Any], labels: dict[str, str]) -> bool:
+                 eprops: dict[str, Any], labels: dict[str, str],
+                 props: dict[str, dict[str, Any]]) -> bool:
     """A structural edge agrees with its nodes' id-valued properties."""
     if kind == "HAS_TURN":
         return pb.get("session_id") == a
     if kind == "HAS_PIECE":
         return pb.get("turn_id") == a
-    if kind == "NEXT":
-        return pa["session_id"] == pb["session_id"] and pb["idx"] == pa["idx"] + 1
+    if kind == "NEXT":  # to the next position, or over positions deleted one by one
+        deleted = set(props.get(pa["session_id"], {}).get("deleted_idxs") or [])
+        return (pa["session_id"] == pb["session_id"] and pb["idx"] > pa["idx"]
+                and set(range(pa["idx"] + 1, pb["idx"])) <= deleted)
     if kind == "DERIVED_FROM":
         return pb.get("turn_id") == pa.get("turn_id")
     if kind == "RELATED":
@@ -388,7 +399,7 @@ def _verify_edges(path: Path, user_id: str, nodes: list[_Rec],
         if a_label not in EDGE_ENDS[kind][0] or b_label not in EDGE_ENDS[kind][1]:
             raise _fail(path, line, f"a {kind} edge does not join {a_label} to {b_label}")
         pa, pb = props[a], props[b]
-        if not _edge_agrees(kind, a, pa, pb, eprops, labels):
+        if not _edge_agrees(kind, a, pa, pb, eprops, labels, props):
             raise _fail(path, line, f"the {kind} edge disagrees with its nodes' properties")
         key = (kind, a, b, json.dumps(_encode(eprops), sort_keys=True)
                if kind in KEYED_BY_PROPS else None)

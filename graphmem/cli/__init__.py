@@ -147,7 +147,16 @@ def bench() -> None:
 
 
 # The commands register themselves on `main` and `bench` when their modules are imported.
-from . import admin, answering, benchmarks, ingesting, reading, serving, transfer  # noqa: E402,F401
+from . import (  # noqa: E402,F401
+    admin,
+    answering,
+    benchmarks,
+    ingesting,
+    memories,
+    reading,
+    serving,
+    transfer,
+)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

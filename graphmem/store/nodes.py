@@ -16,8 +16,31 @@ class Session:
     id: str
     source_id: str
     started_at: datetime | None
-    turn_count: int = 0
+    turn_count: int = 0  # positions numbered so far: the next turn is turn_count + 1
     content_hash: str | None = None  # None once the session grew by appended messages
+    deleted_idxs: list[int] = field(default_factory=list)  # positions of turns deleted one by one
+
+    def last_idx(self) -> int | None:
+        """The position of its last stored turn (deleted ones skipped), None if it holds none."""
+        deleted = set(self.deleted_idxs)
+        return next((i for i in range(self.turn_count, 0, -1) if i not in deleted), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SessionSummary:
+    """A session as listed: its ids, start and how many turns it holds now."""
+
+    id: str
+    source_id: str
+    started_at: datetime | None
+    turns: int
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> SessionSummary:
+        return cls(row["id"], row["source_id"], utc_native(row["started_at"]), row["turns"])
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -33,6 +56,18 @@ class Turn:
     text: str
     speaker: str | None = None
     mentioned_at: datetime | None = None
+    session_source_id: str | None = None
+    redacted_at: datetime | None = None  # its words were replaced (Memory.redact_turn)
+    fact_ids: list[str] = field(default_factory=list)  # the facts derived from it (when asked)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Turn:
+        return cls(id=row["id"], session_id=row["session_id"], source_id=row["source_id"],
+                   idx=row["idx"], role=row["role"], text=row["text"], speaker=row.get("speaker"),
+                   mentioned_at=utc_native(row.get("mentioned_at")),
+                   session_source_id=row.get("session_source_id"),
+                   redacted_at=utc_native(row.get("redacted_at")),
+                   fact_ids=list(row.get("fact_ids") or []))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,6 +79,15 @@ class FactChange:
 
     type: str
     id: str
+
+
+@dataclass
+class Invalidation:
+    """Who marked a fact wrong ("forget that"), when, and why (Memory.invalidate_fact)."""
+
+    by: str
+    at: datetime | None
+    reason: str | None = None
 
 
 @dataclass
@@ -66,18 +110,22 @@ class FactEvent:
     session_source_id: str | None = None
     changes: list[FactChange] = field(default_factory=list)
     slot: str | None = None  # what it competes for (currency), None for most events
+    invalidation: Invalidation | None = None  # set when someone marked it wrong
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> FactEvent:
         times = {k: utc_native(row.get(k)) for k in ("mentioned_at", "occurred_start",
                                                       "occurred_end", "valid_from", "valid_until")}
+        wrong = row.get("invalidation")
+        invalidation = (Invalidation(wrong["by"], utc_native(wrong["at"]), wrong.get("reason"))
+                        if wrong else None)
         return cls(id=row["id"], kind=row["kind"], predicate=row["predicate"], text=row["text"],
                    modality=row["modality"], status=row["status"], value=row.get("value"),
                    quantity=row.get("quantity"), turn_id=row.get("turn_id"),
                    source_turn_ids=list(row.get("source_turn_ids") or []),
                    session_source_id=row.get("session_source_id"),
                    changes=[FactChange(c["type"], c["id"]) for c in row.get("changes") or []],
-                   slot=row.get("slot"), **times)
+                   slot=row.get("slot"), invalidation=invalidation, **times)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .nodes import FactEvent
+from .nodes import FactEvent, Turn
 from .time import native, utc
 
 if TYPE_CHECKING:
@@ -48,3 +48,31 @@ def turn_card(graph: Graph, user_id: str, turn_id: str) -> dict[str, Any]:
 
 def piece(graph: Graph, user_id: str, piece_id: str) -> dict[str, Any]:
     return native(graph.read("piece_by_id", user_id=user_id, id=piece_id)[0])
+
+
+# --- one memory at a time: listings and single items -------------------------------------------
+
+
+def sessions_page(graph: Graph, user_id: str, after: dict[str, Any] | None,
+                  limit: int) -> list[dict[str, Any]]:
+    """Up to `limit` sessions of the user after the key `after` ({at, id}), each with its key."""
+    return graph.read("sessions_page", user_id=user_id, after=after, limit=limit)
+
+
+def turns_page(graph: Graph, user_id: str, session_id: str | None, after: dict[str, Any] | None,
+               limit: int) -> list[dict[str, Any]]:
+    """Up to `limit` turns of the user (of one stored session) after the key `after`
+    ({at, session, idx}), in conversation order, each with its key."""
+    return graph.read("turns_page", user_id=user_id, session_id=session_id, after=after,
+                      limit=limit)
+
+
+def turns_named(graph: Graph, user_id: str, turn_id: str) -> list[Turn]:
+    """The user's turns named by a stored id or a source turn id (none, one, or — a source id two
+    sessions share — more), with the ids of the facts derived from each."""
+    return [Turn.from_row(r) for r in graph.read("turn_by_id", user_id=user_id, id=turn_id)]
+
+
+def fact(graph: Graph, user_id: str, fact_id: str) -> FactEvent | None:
+    found = graph.read("fact_by_id", user_id=user_id, id=fact_id)
+    return FactEvent.from_row(found[0]) if found else None

@@ -19,7 +19,7 @@ def session(graph: Graph, user_id: str, session_id: str) -> Session | None:
         return None
     r = found[0]
     return Session(r["id"], r["source_id"], utc_native(r["started_at"]), r["turn_count"] or 0,
-                   r["content_hash"])
+                   r["content_hash"], list(r["deleted_idxs"] or []))
 
 
 def known_turn_sources(graph: Graph, user_id: str, session_id: str,

@@ -1,0 +1,84 @@
+"""Forgetting one memory at a time: delete or redact one turn (its pieces and the facts derived
+only from it go, and the slots those facts were in are decided again as if they had never been
+said), or mark one fact wrong (kept in history as `invalid`, with who said so, and its slot
+decided again without it). Each is one write transaction; nothing of another turn or user is
+touched beyond the currency of the slots named."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from .currency import maintain_currency
+from .store import edits
+
+if TYPE_CHECKING:
+    from .db import Graph
+
+REDACTED_TEXT = "[redacted]"  # what a redacted turn says instead of its words
+
+
+@dataclass
+class TurnRemoval:
+    """What deleting or redacting one turn did."""
+
+    turn_id: str
+    source_id: str
+    session_source_id: str
+    redacted: bool  # True: the turn stays, its words replaced; False: it is gone
+    pieces: int
+    facts: list[str] = field(default_factory=list)  # ids of the facts deleted with it
+    entities: int = 0  # entities deleted because no fact names them any more
+    slots: list[str] = field(default_factory=list)  # slots whose currency was decided again
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _redecide(tx: Any, user_id: str, touched: list[dict[str, Any]]) -> list[str]:
+    """Decide again the slots of removed or invalidated facts and of the facts they had currency
+    edges with; facts in no slot that nothing closes any more are current again."""
+    slots = sorted({s for r in touched for s in (r["slot"], *r["neighbour_slots"]) if s})
+    if slots:
+        maintain_currency(tx, user_id, slots)
+    edits.reopen_unslotted(tx, user_id, sorted({n for r in touched for n in r["neighbours"]}))
+    return slots
+
+
+def remove_turn(graph: Graph, user_id: str, turn_id: str, *,
+                redact: bool = False) -> TurnRemoval | None:
+    """Delete (or redact) the user's turn with this stored id, its pieces and the facts derived
+    only from it; entities no fact names any more go too. None when the user has no such turn."""
+
+    def work(tx: Any) -> TurnRemoval | None:
+        removed = edits.delete_facts(tx, user_id, edits.facts_of_turn_alone(tx, user_id, turn_id))
+        done = (edits.redact_turn(tx, user_id, turn_id, REDACTED_TEXT, datetime.now(UTC))
+                if redact else edits.delete_turn(tx, user_id, turn_id))
+        if done is None:
+            return None  # no such turn: nothing was matched, so nothing was written
+        slots = _redecide(tx, user_id, removed)
+        entities = edits.drop_orphan_entities(
+            tx, user_id, sorted({e for r in removed for e in r["entities"]}))
+        return TurnRemoval(done["id"], done["source_id"], done["session_source_id"], redact,
+                           done["pieces"], sorted(r["id"] for r in removed), entities, slots)
+
+    with graph.session() as s:
+        return s.execute_write(work)
+
+
+def invalidate_fact(graph: Graph, user_id: str, fact_id: str, *, by: str,
+                    reason: str | None) -> bool:
+    """Mark the user's fact wrong and decide its slot again without it; False when the user
+    has no such fact or it was marked already (the first mark is kept)."""
+
+    def work(tx: Any) -> bool:
+        row = edits.invalidate_fact(tx, user_id, fact_id, by=by, at=datetime.now(UTC),
+                                    reason=reason)
+        if row is None:
+            return False
+        _redecide(tx, user_id, [row])
+        return True
+
+    with graph.session() as s:
+        return s.execute_write(work)
