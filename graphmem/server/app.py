@@ -20,13 +20,19 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import InputError, Neo4jUnavailable, connection_lost
-from ..memory import MAX_ID_CHARS
+from ..memory import DEFAULT_PAGE, MAX_ID_CHARS, MAX_PAGE
 from ..models import Transcript, TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
 from .errors import ApiError, BodyLimit, error_response, install
 from .guard import RequestGuard
-from .schemas import AnswerRequest, AppendRequest, SearchRequest, TimeZoneRequest
+from .schemas import (
+    AnswerRequest,
+    AppendRequest,
+    InvalidateRequest,
+    SearchRequest,
+    TimeZoneRequest,
+)
 
 T = TypeVar("T")
 
@@ -247,6 +253,69 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         if deleted == 0:
             raise ApiError(404, "unknown_user", f"no memory for user {user_id!r}")
         return {"deleted": deleted}
+
+    # --- one memory at a time ------------------------------------------------------------------
+
+    cursor_doc = "The next_cursor of the previous page; none for the first page."
+    limit_doc = f"Items per page, 1 to {MAX_PAGE}."
+
+    @app.get("/v1/users/{user_id}/sessions", tags=["one memory"])
+    async def list_sessions(user_id: str, request: Request,
+                            cursor: str | None = Query(None, description=cursor_doc),
+                            limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
+                                               description=limit_doc)) -> dict[str, Any]:
+        """One page of the user's sessions, oldest first, each with how many turns it holds;
+        `next_cursor` (null on the last page) fetches the next."""
+        authorize(request, user_id)
+        page = await pool.run(memory.list_sessions, user_id, cursor=cursor, limit=limit)
+        return page.to_dict("sessions")
+
+    @app.get("/v1/users/{user_id}/turns", tags=["one memory"])
+    async def list_turns(user_id: str, request: Request,
+                         session: str | None = Query(None, description="Only this session (the "
+                                                     "session id the messages were sent to)."),
+                         cursor: str | None = Query(None, description=cursor_doc),
+                         limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
+                                            description=limit_doc)) -> dict[str, Any]:
+        """One page of the user's turns in conversation order (sessions oldest first, turns by
+        position); every turn appears once across the pages."""
+        authorize(request, user_id)
+        page = await pool.run(memory.list_turns, user_id, session_id=session, cursor=cursor,
+                              limit=limit)
+        return page.to_dict("turns")
+
+    @app.get("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"])
+    async def get_turn(user_id: str, turn_id: str, request: Request) -> dict[str, Any]:
+        """One turn by stored id or source turn id, with the ids of the facts derived from it."""
+        authorize(request, user_id)
+        return (await pool.run(memory.get_turn, user_id, _check_id(turn_id, "turn_id"))).to_dict()
+
+    @app.delete("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"])
+    async def delete_turn(user_id: str, turn_id: str, request: Request,
+                          redact: bool = Query(False, description="Keep the turn's place and "
+                                               "date, replace its words by \"[redacted]\".")
+                          ) -> dict[str, Any]:
+        """Delete (or redact) one turn, its pieces and the facts derived only from it; the
+        slots those facts were in are decided again as if they had never been said."""
+        authorize(request, user_id)
+        remove = memory.redact_turn if redact else memory.delete_turn
+        return (await pool.run(remove, user_id, _check_id(turn_id, "turn_id"))).to_dict()
+
+    @app.get("/v1/users/{user_id}/facts/{fact_id}", tags=["one memory"])
+    async def get_fact(user_id: str, fact_id: str, request: Request) -> dict[str, Any]:
+        """One fact by id: status, interval, source turns, changes, and who marked it wrong."""
+        authorize(request, user_id)
+        return (await pool.run(memory.get_fact, user_id, _check_id(fact_id, "fact_id"))).to_dict()
+
+    @app.post("/v1/users/{user_id}/facts/{fact_id}/invalidate", tags=["one memory"])
+    async def invalidate_fact(user_id: str, fact_id: str, body: InvalidateRequest,
+                              request: Request) -> dict[str, Any]:
+        """Mark a fact wrong ("forget that"): status invalid, kept in history with who said so;
+        its slot is decided again without it. Returns the fact."""
+        authorize(request, user_id)
+        fact = await pool.run(memory.invalidate_fact, user_id, _check_id(fact_id, "fact_id"),
+                              by=body.by, reason=body.reason)
+        return fact.to_dict()
 
     # --- reading -------------------------------------------------------------------------------
 

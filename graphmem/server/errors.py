@@ -13,7 +13,15 @@ from neo4j.exceptions import DatabaseUnavailable, DriverError, ServiceUnavailabl
 from starlette.exceptions import HTTPException
 
 from ..answer import CypherRefused
-from ..errors import ConfigError, GraphmemError, InputError, Neo4jUnavailable, OutOfBounds, UnknownUser
+from ..errors import (
+    ConfigError,
+    GraphmemError,
+    InputError,
+    Neo4jUnavailable,
+    OutOfBounds,
+    UnknownId,
+    UnknownUser,
+)
 
 log = logging.getLogger("graphmem.server")
 RETRY_AFTER_S = 5
@@ -67,6 +75,8 @@ def install(app: FastAPI) -> None:
     async def graphmem_error(_r: Request, exc: GraphmemError) -> JSONResponse:
         if isinstance(exc, UnknownUser):
             return error_response(404, "unknown_user", str(exc))
+        if isinstance(exc, UnknownId):  # another user's id is refused alike: nothing is told
+            return error_response(404, "not_found", str(exc))
         if isinstance(exc, Neo4jUnavailable):
             return _unavailable(str(exc))
         if isinstance(exc, OutOfBounds):  # the bounds every door shares (Memory's)

@@ -3,14 +3,16 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
 from ..errors import GraphmemError
+from ..memory import DEFAULT_PAGE, MAX_PAGE
 from ..models import TurnRecord
 from .auth import KeyRing
 
@@ -44,9 +46,25 @@ def _evidence(e: Any) -> dict[str, Any]:
             "mentioned_at": e.mentioned_at.isoformat() if e.mentioned_at else None}
 
 
+def _json(value: Any) -> Any:
+    """A result as plain JSON values (times as ISO 8601), nested ones included."""
+    return json.loads(json.dumps(value, default=lambda v: v.isoformat() if isinstance(
+        v, datetime) else str(v)))
+
+
 def _fact(f: Any) -> dict[str, Any]:
-    d = f.to_dict()
-    return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in d.items()}
+    return _json(f.to_dict())
+
+
+# The parameters of the one-memory-at-a-time tools, each described for the model that calls them.
+UserId = Annotated[str, Field(description="The user whose memory is read or changed.")]
+TurnId = Annotated[str, Field(description="A turn's stored id (turn:…, as search results give it) "
+                                          "or your own turn_id for the message.")]
+FactId = Annotated[str, Field(description="A fact's id (fact:…), as current_facts, timeline or "
+                                          "search give it.")]
+Cursor = Annotated[str | None, Field(description="The next_cursor of the previous page; omit it "
+                                                 "for the first page.")]
+Limit = Annotated[int, Field(description=f"Items per page, 1 to {MAX_PAGE}.", ge=1, le=MAX_PAGE)]
 
 
 def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPServer:
@@ -151,4 +169,64 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
         out.pop("trace", None)
         return out
 
+    _one_memory_tools(server, memory, call)
     return server
+
+
+def _one_memory_tools(server: MCPServer, memory: Any, call: Any) -> None:
+    """Listing, getting, deleting and correcting one memory at a time."""
+
+    @server.tool(description="List the user's sessions, oldest first, a page at a time: each "
+                 "with its id, start time and how many turns it holds. Pass next_cursor back "
+                 "for the next page (null: the last).")
+    async def list_sessions(user_id: UserId, ctx: Context, cursor: Cursor = None,
+                            limit: Limit = DEFAULT_PAGE) -> dict[str, Any]:
+        page = await call(ctx, user_id, memory.list_sessions, user_id, cursor=cursor,
+                          limit=limit)
+        return _json(page.to_dict("sessions"))
+
+    @server.tool(description="List the user's turns in conversation order (sessions oldest "
+                 "first, turns by position), a page at a time, with their verbatim text and "
+                 "ids. Pass next_cursor back for the next page (null: the last).")
+    async def list_turns(user_id: UserId, ctx: Context,
+                         session_id: Annotated[str | None, Field(
+                             description="Only this session (the session_id the messages were "
+                                         "remembered under); omit for every session.")] = None,
+                         cursor: Cursor = None, limit: Limit = DEFAULT_PAGE) -> dict[str, Any]:
+        page = await call(ctx, user_id, memory.list_turns, user_id, session_id=session_id,
+                          cursor=cursor, limit=limit)
+        return _json(page.to_dict("turns"))
+
+    @server.tool(description="Get one turn: its verbatim text, session, position, date and the "
+                 "ids of the facts derived from it.")
+    async def get_turn(user_id: UserId, turn_id: TurnId, ctx: Context) -> dict[str, Any]:
+        return _json((await call(ctx, user_id, memory.get_turn, user_id, turn_id)).to_dict())
+
+    @server.tool(description="Get one fact: its text, status (active/superseded/invalid), "
+                 "validity interval, source turns, what it replaced, and who marked it wrong.")
+    async def get_fact(user_id: UserId, fact_id: FactId, ctx: Context) -> dict[str, Any]:
+        return _fact(await call(ctx, user_id, memory.get_fact, user_id, fact_id))
+
+    @server.tool(description="Forget one turn: delete it (or, with redact, keep its place and "
+                 "replace its words by [redacted]) with its pieces and the facts derived only "
+                 "from it; what those facts had replaced becomes current again as if they had "
+                 "never been said. Nothing else is touched. Returns what was removed.")
+    async def forget_turn(user_id: UserId, turn_id: TurnId, ctx: Context,
+                          redact: Annotated[bool, Field(
+                              description="Keep the turn's place and date, replace its words; "
+                                          "default false: delete it.")] = False
+                          ) -> dict[str, Any]:
+        fn = memory.redact_turn if redact else memory.delete_turn
+        return _json((await call(ctx, user_id, fn, user_id, turn_id)).to_dict())
+
+    @server.tool(description="Mark one fact wrong (the user says \"forget that\" or \"that's "
+                 "not true\"): its status becomes invalid, kept in history with who said so and "
+                 "why, and the value it had replaced is current again. Returns the fact.")
+    async def invalidate_fact(user_id: UserId, fact_id: FactId, ctx: Context,
+                              by: Annotated[str, Field(
+                                  description="Who says it is wrong: the user, an agent's name, "
+                                              "or the turn id where it was said.")] = "user",
+                              reason: Annotated[str | None, Field(
+                                  description="Why, in a few words.")] = None) -> dict[str, Any]:
+        return _fact(await call(ctx, user_id, memory.invalidate_fact, user_id, fact_id, by=by,
+                                reason=reason))

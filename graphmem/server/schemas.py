@@ -17,6 +17,7 @@ from ..memory import (
     MAX_K,
     MAX_MESSAGE_CHARS,
     MAX_QUERY_CHARS,
+    MAX_REASON_CHARS,
     MAX_ROLE_CHARS,
 )
 from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
@@ -78,3 +79,12 @@ class AnswerRequest(_Body):
     offline: StrictBool = Field(False,
                                 description="Extractive answer even if an LLM is configured.")
     trace: StrictBool = False
+
+
+class InvalidateRequest(_Body):
+    by: StrictStr = Field(
+        "user", description="Who says the fact is wrong (the user, an agent's name, the turn id "
+                            "where it was said): kept with the fact.",
+        **_doc(minLength=1, maxLength=MAX_ID_CHARS))
+    reason: StrictStr | None = Field(None, description="Why, in a few words: kept with the fact.",
+                                     **_doc(maxLength=MAX_REASON_CHARS))

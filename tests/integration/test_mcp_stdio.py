@@ -18,7 +18,8 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
         async with Client(params, read_timeout_seconds=120) as c:
             names = {t.name for t in (await c.list_tools()).tools}
             assert names == {"remember", "set_time_zone", "search_memory", "current_facts",
-                             "timeline", "inspect", "answer"}
+                             "timeline", "inspect", "answer", "list_sessions", "list_turns",
+                             "get_turn", "get_fact", "forget_turn", "invalidate_fact"}
             r = await c.call_tool("remember", {
                 "user_id": user_id, "session_id": "s1", "session_time": "2024-01-10T09:00:00Z",
                 "messages": [{"role": "user", "content": "I live in Denver.", "turn_id": "d1"}]})
@@ -62,5 +63,25 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
             assert bad.is_error and "message 0: timestamp 'yesterday'" in bad.content[0].text
             card = await c.call_tool("inspect", {"user_id": user_id, "id": "d3"})
             assert card.is_error  # nothing was written
+            # One memory at a time: list, get, mark wrong, forget.
+            turns = await c.call_tool("list_turns", {"user_id": user_id, "limit": 1})
+            assert [t["source_id"] for t in turns.structured_content["turns"]] == ["d1"]
+            more = await c.call_tool("list_turns", {
+                "user_id": user_id, "cursor": turns.structured_content["next_cursor"]})
+            assert [t["source_id"] for t in more.structured_content["turns"]] == ["d2"]
+            denver = (await c.call_tool("get_turn", {"user_id": user_id, "turn_id": "d1"})
+                      ).structured_content["fact_ids"][0]
+            wrong = await c.call_tool("invalidate_fact", {"user_id": user_id, "fact_id": denver,
+                                                          "reason": "never lived there"})
+            assert wrong.structured_content["status"] == "invalid"
+            history = await c.call_tool("current_facts", {"user_id": user_id, "history": True,
+                                                          "predicate": "lives_in"})
+            assert [(f["value"], f["status"], f["invalidation"]["by"])
+                    for f in history.structured_content["facts"]] == [("Denver", "invalid",
+                                                                       "user")]
+            gone = await c.call_tool("forget_turn", {"user_id": user_id, "turn_id": "d2"})
+            assert gone.structured_content["source_id"] == "d2"
+            missing = await c.call_tool("get_turn", {"user_id": user_id, "turn_id": "d2"})
+            assert missing.is_error and "has no turn 'd2'" in missing.content[0].text
 
     anyio.run(main)

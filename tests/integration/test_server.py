@@ -462,8 +462,108 @@ def test_cli_uses_a_running_server(server, loaded, users, tmp_path):
     assert down.returncode == 1 and "cannot reach graphmem" in down.stderr
 
 
+MOVES = [("s1", "2024-01-10T09:00:00Z", "h1", "I live in Denver."),
+         ("s2", "2024-03-10T09:00:00Z", "h2", "I moved to Boulder."),
+         ("s3", "2024-06-10T09:00:00Z", "h3", "I moved to Portland.")]
+
+
+def _said_moves(server, user, headers):
+    for session, when, turn_id, text in MOVES:
+        r = server.post(f"/v1/users/{user}/sessions/{session}/messages", headers=headers,
+                        json={"messages": [{"role": "user", "content": text, "turn_id": turn_id}],
+                              "session_time": when})
+        assert r.status_code == 200, r.text
+
+
+def test_one_memory_at_a_time_over_http(server, new_user):
+    """List turns by cursor, get one turn and one fact, delete and redact a turn, mark a fact
+    wrong; another user's ids get the very 404 an unknown id gets, and nothing of theirs moves."""
+    u, other = new_user(), new_user()
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    _said_moves(server, u, admin)
+    _said_moves(server, other, admin)
+    base = f"/v1/users/{u}"
+
+    def get(path, **params):
+        return server.get(base + path, headers=admin, params=params)
+
+    def lives():
+        facts = get("/facts", history="true", predicate="lives_in").json()["facts"]
+        return {f["value"]: f["status"] for f in facts}
+
+    theirs_before = server.get(f"/v1/users/{other}/facts", headers=admin,
+                               params={"history": "true"}).json()
+    seen, cursor = [], None
+    while True:
+        page = get("/turns", limit=2, **({"cursor": cursor} if cursor else {})).json()
+        seen += [t["source_id"] for t in page["turns"]]
+        if not (cursor := page["next_cursor"]):
+            break
+    assert seen == ["h1", "h2", "h3"]
+    assert [t["source_id"] for t in get("/turns", session="s2").json()["turns"]] == ["h2"]
+    sessions = get("/sessions", limit=5).json()
+    assert [s["source_id"] for s in sessions["sessions"]] == ["s1", "s2", "s3"]
+    assert sessions["next_cursor"] is None and sessions["sessions"][0]["turns"] == 1
+    turn = get("/turns/h3").json()
+    assert turn["text"] == "I moved to Portland." and len(turn["fact_ids"]) == 1
+    assert get(f"/turns/{turn['id']}").json() == turn
+    fact = get(f"/facts/{turn['fact_ids'][0]}").json()
+    assert fact["value"] == "Portland" and fact["invalidation"] is None
+    # Another user's ids: exactly the 404 of an unknown id, for every operation.
+    mine = server.get(f"/v1/users/{other}/turns/h3", headers=admin).json()
+    for path, method in ((f"/turns/{mine['id']}", "GET"), (f"/turns/{mine['id']}", "DELETE"),
+                         (f"/turns/{mine['id']}?redact=true", "DELETE"),
+                         (f"/facts/{mine['fact_ids'][0]}", "GET"),
+                         (f"/facts/{mine['fact_ids'][0]}/invalidate", "POST")):
+        unknown = path.replace(mine["id"], "turn:0").replace(mine["fact_ids"][0], "fact:0")
+        body = {} if method == "POST" else None
+        foreign = server.request(method, base + path, headers=admin, json=body)
+        none = server.request(method, base + unknown, headers=admin, json=body)
+        message = _error(foreign, 404, "not_found")
+        assert message == _error(none, 404, "not_found").replace(
+            "turn:0", mine["id"]).replace("fact:0", mine["fact_ids"][0])
+    # Delete the current value: the one before is current again.
+    done = server.delete(f"{base}/turns/h3", headers=admin).json()
+    assert done["facts"] == turn["fact_ids"] and done["slots"] == ["user|lives_in"]
+    _error(get("/turns/h3"), 404, "not_found")
+    assert lives() == {"Denver": "superseded", "Boulder": "active"}
+    # Mark Boulder wrong: Denver is current, Boulder stays in history with who said so.
+    boulder = get("/turns/h2").json()["fact_ids"][0]
+    r = server.post(f"{base}/facts/{boulder}/invalidate", headers=admin,
+                    json={"by": "agent:test", "reason": "the user never lived there"})
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "invalid" and r.json()["invalidation"]["by"] == "agent:test"
+    assert lives() == {"Denver": "active", "Boulder": "invalid"}
+    assert get(f"/facts/{boulder}").json()["invalidation"]["reason"] == "the user never lived there"
+    red = server.delete(f"{base}/turns/h1", headers=admin, params={"redact": "true"}).json()
+    assert red["redacted"] and get("/turns/h1").json()["text"] == "[redacted]"
+    assert lives() == {"Boulder": "invalid"}
+    assert server.get(f"/v1/users/{other}/facts", headers=admin,
+                      params={"history": "true"}).json() == theirs_before
+    # Bounds and bad input.
+    _error(get("/turns", limit=0), 422, "invalid_request")
+    _error(get("/turns", limit=100_000), 422, "invalid_request")
+    assert "cursor" in _error(get("/turns", cursor="bogus"), 422, "invalid_request")
+    _error(get("/turns", session="nope"), 404, "not_found")
+    _error(server.post(f"{base}/facts/{boulder}/invalidate", headers=admin,
+                       json={"by": "x", "surprise": 1}), 422, "invalid_request")
+    _error(server.post(f"{base}/facts/{boulder}/invalidate", headers=admin,
+                       json={"by": "x", "reason": "r" * 5000}), 422, "invalid_request")
+    _error(server.get(f"/v1/users/{u}-nobody/turns", headers=admin), 404, "unknown_user")
+    _error(server.delete(f"/v1/users/{u}-nobody/turns/h1", headers=admin), 404, "unknown_user")
+    paths = server.get("/openapi.json").json()["paths"]
+    for p in ("/v1/users/{user_id}/sessions", "/v1/users/{user_id}/turns",
+              "/v1/users/{user_id}/turns/{turn_id}",
+              "/v1/users/{user_id}/facts/{fact_id}",
+              "/v1/users/{user_id}/facts/{fact_id}/invalidate"):
+        assert p in paths, p
+
+
 TOOLS = {"remember", "set_time_zone", "search_memory", "current_facts", "timeline", "inspect",
-         "answer"}
+         "answer", "list_sessions", "list_turns", "get_turn", "get_fact", "forget_turn",
+         "invalidate_fact"}
+ONE_MEMORY_TOOLS = {"list_sessions", "list_turns", "get_turn", "get_fact", "forget_turn",
+                    "invalidate_fact"}
 
 
 def test_mcp_over_http(server, users, loaded):
@@ -510,3 +610,63 @@ def test_mcp_over_http(server, users, loaded):
     anyio.run(main)
     r = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     _error(r, 401, "missing_key")
+
+
+def test_one_memory_tools_over_mcp(server, new_user):
+    """The one-memory-at-a-time tools through the SDK's client: every parameter described, and
+    another user's ids refused like unknown ones."""
+    import anyio
+    import httpx2
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    u, other = new_user(), new_user()
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    _said_moves(server, u, admin)
+    _said_moves(server, other, admin)
+    foreign = server.get(f"/v1/users/{other}/turns/h3", headers=admin).json()
+
+    async def main() -> None:
+        async with Client(streamable_http_client(f"{server.base_url}/mcp", http_client=(
+                httpx2.AsyncClient(headers=admin, timeout=120)))) as c:
+            tools = {t.name: t for t in (await c.list_tools()).tools}
+            for name in ONE_MEMORY_TOOLS:
+                props = tools[name].input_schema["properties"]
+                assert props and all(p.get("description") for p in props.values()), name
+            page = await c.call_tool("list_turns", {"user_id": u, "limit": 2})
+            assert [t["source_id"] for t in page.structured_content["turns"]] == ["h1", "h2"]
+            rest = await c.call_tool("list_turns", {
+                "user_id": u, "cursor": page.structured_content["next_cursor"]})
+            assert [t["source_id"] for t in rest.structured_content["turns"]] == ["h3"]
+            assert rest.structured_content["next_cursor"] is None
+            sessions = await c.call_tool("list_sessions", {"user_id": u})
+            assert len(sessions.structured_content["sessions"]) == 3
+            turn = (await c.call_tool("get_turn", {"user_id": u, "turn_id": "h3"})
+                    ).structured_content
+            fact = await c.call_tool("get_fact", {"user_id": u, "fact_id": turn["fact_ids"][0]})
+            assert fact.structured_content["value"] == "Portland"
+            for tool, args in (("get_turn", {"turn_id": foreign["id"]}),
+                               ("forget_turn", {"turn_id": foreign["id"]}),
+                               ("invalidate_fact", {"fact_id": foreign["fact_ids"][0]})):
+                r = await c.call_tool(tool, {"user_id": u, **args})
+                assert r.is_error and f"has no {tool.split('_')[1]}" in r.content[0].text
+            wrong = await c.call_tool("invalidate_fact", {
+                "user_id": u, "fact_id": turn["fact_ids"][0], "by": "agent:mcp",
+                "reason": "not true"})
+            assert wrong.structured_content["status"] == "invalid"
+            assert wrong.structured_content["invalidation"]["by"] == "agent:mcp"
+            now = await c.call_tool("current_facts", {"user_id": u, "predicate": "lives_in"})
+            assert [f["value"] for f in now.structured_content["facts"]] == ["Boulder"]
+            gone = await c.call_tool("forget_turn", {"user_id": u, "turn_id": "h2"})
+            assert gone.structured_content["slots"] == ["user|lives_in"]
+            now = await c.call_tool("current_facts", {"user_id": u, "predicate": "lives_in"})
+            assert [f["value"] for f in now.structured_content["facts"]] == ["Denver"]
+            red = await c.call_tool("forget_turn", {"user_id": u, "turn_id": "h1",
+                                                    "redact": True})
+            assert red.structured_content["redacted"] is True
+            bad = await c.call_tool("list_turns", {"user_id": u, "cursor": "bogus"})
+            assert bad.is_error and "cursor" in bad.content[0].text
+
+    anyio.run(main)
+    theirs = server.get(f"/v1/users/{other}/turns", headers=admin).json()["turns"]
+    assert [t["source_id"] for t in theirs] == ["h1", "h2", "h3"]
