@@ -56,10 +56,6 @@ def test_a_job_change_said_ahead_is_dated_ahead_and_made_by_the_model(graph, use
     assert all(f["modality"] == "negated" for f in current), current
 
 
-@pytest.mark.xfail(strict=True, reason="a plan whose day has come does not yet become the "
-                                       "current value: 'I start at Brightwell on Monday' is "
-                                       "planned, and 'First day at Brightwell today' is read as "
-                                       "planned by the model, so Brightwell is never current")
 def test_the_new_employer_becomes_current_once_started(graph, user_id, hybrid):
     _ingest(graph, user_id, hybrid, [
         ("s1", _at(2026, 1, 5), ["I work at Pellham Foods as a buyer."]),

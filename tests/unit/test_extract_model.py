@@ -71,16 +71,26 @@ def test_a_plain_fact_is_found_with_its_span(tagger: ModelTagger) -> None:
 
 def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
     texts = ["my sister priya lives in leeds", "ok", "what's a good pasta recipe?",
-             "sold my old bike on sunday and bought a new one, going to ride to work now"]
+             "sold my old bike on sunday and bought a new one, going to ride to work now",
+             "we moved to bristol last month", "is bristol nice to live in?"]
     # Dynamic int8 quantisation scales activations per batch: the scores move a little with the
-    # batch's company, the facts do not.
-    def facts(tagged: list[list[TaggedFact]]) -> list[list[tuple]]:
-        return [[(f.predicate, f.value, f.change, f.subject, f.key, f.time, f.subject_span)
-                 for f in fs] for fs in tagged]
+    # batch's company. What the tagger is sure of does not; only a fact near the decision
+    # boundary may come and go.
+    sure = 0.7
+
+    def facts(fs: list[TaggedFact]) -> dict[tuple, float]:
+        return {(f.predicate, f.value, f.change, f.subject, f.key, f.time, f.subject_span): f.score
+                for f in fs}
     together, alone = tagger.tag(texts), [tagger.tag([t])[0] for t in texts]
-    assert facts(together) == facts(alone)
     for a, b in zip(together, alone, strict=True):
-        assert all(abs(x.score - y.score) < 0.15 for x, y in zip(a, b, strict=True))
+        fa, fb = facts(a), facts(b)
+        for key in fa.keys() | fb.keys():
+            if key in fa and key in fb:
+                assert abs(fa[key] - fb[key]) < 0.15, key
+            else:
+                assert max(fa.get(key, 0.0), fb.get(key, 0.0)) < sure, key
+    assert any(f.predicate == "lives_in" and f.score >= sure for f in together[4])
+    assert together[5] == [] and alone[5] == []
     assert tagger.tag([]) == []
 
 
