@@ -100,23 +100,25 @@ def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: n
     """One BIO tag per token, decided per word: a word's type is the one with the most
     probability (B- and I- together) averaged over its word pieces, its B-/I- is its first
     piece's, and its later pieces continue it. So a span never starts or ends inside a word."""
-    by_type = probs @ to_type
-    index = {lab: i for i, lab in enumerate(labels)}
-    tags = ["O"] * len(words)
-    i = 0
-    while i < len(words):
-        j = i + 1
-        while j < len(words) and words[j] is not None and words[j] == words[i]:
-            j += 1
-        typ = types[int(by_type[i:j].mean(0).argmax())]
-        if typ != "O":
-            b, inside = index.get(f"B-{typ}"), index.get(f"I-{typ}")
-            first = "I" if b is None or (inside is not None and probs[i, inside] > probs[i, b]) \
-                else "B"
-            tags[i] = f"{first}-{typ}"
-            for k in range(i + 1, j):
-                tags[k] = f"I-{typ}"
-        i = j
+    n = len(words)
+    if n == 0:
+        return []
+    starts = [i for i in range(n) if i == 0 or words[i] is None or words[i] != words[i - 1]]
+    sizes = np.diff(np.append(starts, n))
+    # Sum each word's pieces at once (reduceat), then average: argmax of the mean type.
+    best = (np.add.reduceat(probs @ to_type, starts, axis=0) / sizes[:, None]).argmax(-1)
+    tags = ["O"] * n
+    for start, size, k in zip(starts, sizes, best, strict=True):
+        typ = types[int(k)]
+        if typ == "O":
+            continue
+        b, inside = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None, \
+            labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
+        first = "I" if b is None or (inside is not None and probs[start, inside] > probs[start, b]) \
+            else "B"
+        tags[start] = f"{first}-{typ}"
+        for k2 in range(start + 1, start + int(size)):
+            tags[k2] = f"I-{typ}"
     return tags
 
 
