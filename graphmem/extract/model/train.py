@@ -139,11 +139,15 @@ def encode(msg: Message, tok, labels: dict) -> dict:
 # ---------------------------------------------------------------- model
 
 class Tagger(nn.Module):
-    def __init__(self, labels: dict, dropout: float = 0.1, train_embeddings: bool = False) -> None:
+    def __init__(self, labels: dict, dropout: float = 0.1, train_embeddings: bool = False,
+                 layers: int = 0) -> None:
         super().__init__()
         from transformers import BertModel
         self.encoder = BertModel.from_pretrained(str(encoder_dir()), add_pooling_layer=False,
                                                  attn_implementation="sdpa")
+        if layers:  # keep the first `layers` transformer layers: about proportionally faster
+            self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
+            self.encoder.config.num_hidden_layers = layers
         # The word embeddings stay as pre-trained: half the weights, four times the step time
         # when trained (their dense gradient and Adam update), and little to learn from ~5k
         # messages. Position, type and LayerNorm weights train.
@@ -208,7 +212,7 @@ def train_model(train: list[Message], labels: dict, args,
     tok = load_tokenizer(args.max_len)
     items = [encode(m, tok, labels) for m in train]
     seed_all(args.seed)
-    model = Tagger(labels, train_embeddings=args.train_embeddings)
+    model = Tagger(labels, train_embeddings=args.train_embeddings, layers=args.layers)
     params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     heads = [p for n, p in params if not n.startswith("encoder.")]
     enc = [p for n, p in params if n.startswith("encoder.")]
@@ -342,6 +346,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--train-embeddings", action="store_true",
                     help="train the word embeddings too (about 4x slower a step)")
+    ap.add_argument("--layers", type=int, default=0,
+                    help="keep only the encoder's first N layers (0: all 6)")
     ap.add_argument("--dev", action="store_true",
                     help="tune: hold out a dev slice of the training split, score it, export nothing")
     ap.add_argument("--eval-every-epoch", action="store_true", help="with --dev: score each epoch")
