@@ -4,16 +4,20 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from mcp.server.mcpserver.tools import Tool
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import GraphmemError
-from ..memory import DEFAULT_PAGE, MAX_PAGE
+from ..memory import DEFAULT_PAGE, MAX_BUDGET, MAX_K, MAX_PAGE
 from ..models import TurnRecord
+from ..predicates import ROLES, Cardinality, names
+from ..retrieval.config import PRESETS
 from .auth import KeyRing
 
 INSTRUCTIONS = (
@@ -23,11 +27,14 @@ INSTRUCTIONS = (
 
 
 class MessageIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     role: str = Field(description="user, assistant, or a speaker-derived role")
     content: str = Field(description="the message text, stored verbatim")
     turn_id: str | None = Field(None, description="your id for the message; re-sending it "
                                                   "changes nothing")
-    speaker: str | None = None
+    speaker: str | None = Field(None, description="the speaker's name, when the source gives "
+                                                  "one (e.g. a group chat)")
     timestamp: str | None = Field(None, description="when it was said: an ISO 8601 date or "
                                   "datetime, with or without an offset (without: in the user's "
                                   "time zone, else UTC); default session_time, else the "
@@ -56,7 +63,7 @@ def _fact(f: Any) -> dict[str, Any]:
     return _json(f.to_dict())
 
 
-# The parameters of the one-memory-at-a-time tools, each described for the model that calls them.
+# The tools' parameters, each described for the model that calls them.
 UserId = Annotated[str, Field(description="The user whose memory is read or changed.")]
 TurnId = Annotated[str, Field(description="A turn's stored id (turn:…, as search results give it) "
                                           "or your own turn_id for the message.")]
@@ -65,6 +72,64 @@ FactId = Annotated[str, Field(description="A fact's id (fact:…), as current_fa
 Cursor = Annotated[str | None, Field(description="The next_cursor of the previous page; omit it "
                                                  "for the first page.")]
 Limit = Annotated[int, Field(description=f"Items per page, 1 to {MAX_PAGE}.", ge=1, le=MAX_PAGE)]
+
+_ISO = "An ISO 8601 date (2024-03-01) or datetime (2024-03-01T09:00:00Z)"
+QuestionDate = Annotated[datetime | None, Field(description=(
+    f"Answer as memory knew it on this date: nothing said after it counts (as if asked "
+    f"then). {_ISO}; omit for everything remembered. as_of is different: what was true on a "
+    f"date, judged with everything said, later corrections included."))]
+AsOf = Annotated[datetime | None, Field(description=(
+    f"The world as it was on this date: the facts valid then (where the user lived on it), "
+    f"whenever they were said. {_ISO}; omit for now."))]
+Since = Annotated[datetime | None, Field(description=f"Only facts from this date on. {_ISO}.")]
+Until = Annotated[datetime | None, Field(description=f"Only facts up to this date. {_ISO}.")]
+# The predicate vocabulary, read from the registry: not a fixed set (families and roles take keys).
+_PLAIN = sorted(set().union(*(names(c) for c in Cardinality)))
+_FAMILIES = sorted(set().union(*(names(c, keyed=True) for c in Cardinality)))
+Predicate = Annotated[str | None, Field(description=(
+    "Only facts of this predicate (the slot a fact fills). One of: " + ", ".join(_PLAIN)
+    + "; a family member, prefix then key (" + ", ".join(_FAMILIES)
+    + ": owns_count:dog, does:running, favorite_restaurant); or a person by role ("
+    + ", ".join(sorted(ROLES)) + "), with <role>_event for their events."))]
+Entity = Annotated[str | None, Field(description="Only facts about this entity, by name "
+                                                 "(Leeds; case and accents do not matter).")]
+History = Annotated[bool, Field(description="Every version of each fact (superseded and "
+                                            "invalid ones too), not only the current ones.")]
+FactLimit = Annotated[int, Field(description=f"At most this many facts, 1 to {MAX_PAGE}.",
+                                 ge=1, le=MAX_PAGE)]
+Query = Annotated[str, Field(description="What to look for, in the user's words.")]
+# k and budget: bounds Memory checks for every door (one message for all), documented here.
+K = Annotated[int, Field(description=f"How many results, 1 to {MAX_K}.",
+                         json_schema_extra={"minimum": 1, "maximum": MAX_K})]
+Preset = Annotated[Literal[tuple(PRESETS)], Field(  # type: ignore[valid-type]
+    description="The retrieval recipe (a preset of graphmem.retrieval.config): fused, the "
+                "default, combines every tunnel; the others are one tunnel alone or a baseline, "
+                "for comparison.")]
+Budget = Annotated[int, Field(description=f"Planner steps the answer may take, 0 to "
+                                          f"{MAX_BUDGET}.",
+                                  json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
+
+
+def _strict(tool: Tool) -> Tool:
+    """The tool refusing arguments it does not take: the SDK's argument model ignores unknown
+    ones, so a misspelt `as_of` would silently answer another question."""
+    base: Any = tool.fn_metadata.arg_model
+    accepted = [f.alias or n for n, f in base.model_fields.items()]
+
+    def refuse_unknown(cls: Any, data: Any) -> Any:
+        unknown = sorted(set(data) - set(accepted)) if isinstance(data, dict) else []
+        if unknown:
+            raise ValueError(f"unknown argument {', '.join(map(repr, unknown))}; "
+                             f"{tool.name} takes {', '.join(accepted)}")
+        return data
+
+    strict = type(base.__name__, (base,), {
+        "__module__": base.__module__,
+        "model_config": ConfigDict(extra="forbid"),  # additionalProperties: false in the schema
+        "refuse_unknown": model_validator(mode="before")(classmethod(refuse_unknown))})
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
 
 
 def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPServer:
@@ -79,7 +144,13 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
         async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    server = MCPServer("graphmem", instructions=INSTRUCTIONS)
+    tools: list[Tool] = []
+
+    def tool(description: str) -> Callable[[Callable[..., Any]], Any]:
+        def register(fn: Callable[..., Any]) -> Any:
+            tools.append(_strict(Tool.from_function(fn, description=description)))
+            return fn
+        return register
 
     async def call(ctx: Context, user_id: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         headers = ctx.headers
@@ -94,11 +165,20 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
         except GraphmemError as exc:
             raise ToolError(str(exc)) from None
 
-    @server.tool(description="Remember messages: append them to a session of the user's memory "
-                 "(created on first use). Returns the stored turn ids of the new turns, the ids "
-                 "left unchanged (already remembered) and how many facts were extracted.")
-    async def remember(user_id: str, session_id: str, messages: list[MessageIn], ctx: Context,
-                       session_time: datetime | None = None) -> dict[str, Any]:
+    @tool("Remember messages: append them to a session of the user's memory (created on first "
+          "use). Returns the stored turn ids of the new turns, the ids left unchanged (already "
+          "remembered) and how many facts were extracted.")
+    async def remember(user_id: UserId, session_id: Annotated[str, Field(
+                           description="Your id for the conversation the messages belong to; "
+                                       "a new one starts a session.")],
+                       messages: Annotated[list[MessageIn], Field(
+                           description="The messages, in the order they were said.")],
+                       ctx: Context,
+                       session_time: Annotated[datetime | None, Field(
+                           description=f"When the session started, if this call creates it "
+                                       f"(default: the first message's timestamp, else now), "
+                                       f"and the time of messages without a timestamp. {_ISO}."
+                       )] = None) -> dict[str, Any]:
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
@@ -107,76 +187,85 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                 "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
                           for t in r.added], "unchanged": r.unchanged, "facts": r.facts}
 
-    @server.tool(description="Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): "
-                 "message times without an offset are read in it from now on.")
-    async def set_time_zone(user_id: str, time_zone: str | None, ctx: Context) -> dict[str, Any]:
+    @tool("Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): message times "
+          "without an offset are read in it from now on.")
+    async def set_time_zone(user_id: UserId, time_zone: Annotated[str | None, Field(
+                                description="An IANA time zone name (Europe/Berlin, "
+                                            "America/New_York); null: UTC.")],
+                            ctx: Context) -> dict[str, Any]:
         return {"time_zone": await call(ctx, user_id, memory.set_time_zone, user_id, time_zone)}
 
-    @server.tool(description="Search the user's memory. Returns ranked evidence (facts, pieces, "
-                 "turns), each with its verbatim text, status (active/superseded/invalid), "
-                 "stored turn id, source turn ids and the date it was said.")
-    async def search_memory(user_id: str, query: str, ctx: Context, k: int = 8,
-                            question_date: datetime | None = None,
-                            as_of: datetime | None = None) -> dict[str, Any]:
+    @tool("Search the user's memory. Returns ranked evidence (facts, pieces, turns), each with "
+          "its verbatim text, status (active/superseded/invalid), stored turn id, source turn "
+          "ids and the date it was said.")
+    async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = 8,
+                            question_date: QuestionDate = None, as_of: AsOf = None,
+                            preset: Preset = "fused") -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
-            return memory.search(user_id, query, question_date=question_date, as_of=as_of, k=k)
+            return memory.search(user_id, query, question_date=question_date, as_of=as_of, k=k,
+                                 config=preset)
 
         return {"results": [_evidence(e) for e in await call(ctx, user_id, go)]}
 
-    @server.tool(description="The user's current facts (or those valid at `as_of`, or every "
-                 "version with `history`), each with validity interval, status and the source "
-                 "turn ids it was derived from.")
-    async def current_facts(user_id: str, ctx: Context, as_of: datetime | None = None,
-                            predicate: str | None = None, history: bool = False
-                            ) -> dict[str, Any]:
+    @tool("The user's current facts (or those valid at `as_of`, or every version with "
+          "`history`), each with validity interval, status and the source turn ids it was "
+          "derived from.")
+    async def current_facts(user_id: UserId, ctx: Context, as_of: AsOf = None,
+                            predicate: Predicate = None, history: History = False,
+                            question_date: QuestionDate = None,
+                            limit: FactLimit = MAX_PAGE) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
-            return memory.facts(user_id, as_of, predicate=predicate, history=history, limit=200)
+            return memory.facts(user_id, as_of, predicate=predicate, history=history,
+                                question_date=question_date, limit=limit)
 
         return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
 
-    @server.tool(description="The ordered history of the user's facts (about an entity or a "
-                 "predicate, within dates): what changed when, with SUPERSEDES / UPDATES / "
-                 "CONTRADICTS changes and the source turn of each fact.")
-    async def timeline(user_id: str, ctx: Context, entity: str | None = None,
-                       predicate: str | None = None, since: datetime | None = None,
-                       until: datetime | None = None) -> dict[str, Any]:
+    @tool("The ordered history of the user's facts (about an entity or a predicate, within "
+          "dates): what changed when, with SUPERSEDES / UPDATES / CONTRADICTS changes and the "
+          "source turn of each fact.")
+    async def timeline(user_id: UserId, ctx: Context, entity: Entity = None,
+                       predicate: Predicate = None, since: Since = None, until: Until = None,
+                       question_date: QuestionDate = None,
+                       limit: FactLimit = MAX_PAGE) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
             return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, limit=200)
+                                   until=until, question_date=question_date, limit=limit)
 
         return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
 
-    @server.tool(description="A memory card for one id (a fact, piece, turn — stored or source "
-                 "id — or an entity id or name): the verbatim words, their session and date, "
-                 "and the facts and changes around it.")
-    async def inspect(user_id: str, id: str, ctx: Context) -> dict[str, Any]:  # noqa: A002
-        import json
-
+    @tool("A memory card for one id (a fact, piece, turn — stored or source id — or an entity "
+          "id or name): the verbatim words, their session and date, and the facts and changes "
+          "around it.")
+    async def inspect(user_id: UserId, id: Annotated[str, Field(  # noqa: A002
+                          description="A fact id (fact:…), piece id, turn id (stored turn:… or "
+                                      "your own turn_id), or an entity's id or name.")],
+                      ctx: Context) -> dict[str, Any]:
         card = await call(ctx, user_id, memory.inspect, user_id, id)
         return json.loads(json.dumps(card, default=str))
 
-    @server.tool(description="Answer a question from the user's memory. Returns the answer text "
-                 "with citations (stored turn id, source turn id, session, date, verbatim "
-                 "quote), whether memory holds no answer, and tokens and cost when an LLM is used.")
-    async def answer(user_id: str, question: str, ctx: Context,
-                     question_date: datetime | None = None) -> dict[str, Any]:
+    @tool("Answer a question from the user's memory. Returns the answer text with citations "
+          "(stored turn id, source turn id, session, date, verbatim quote), whether memory "
+          "holds no answer, and tokens and cost when an LLM is used.")
+    async def answer(user_id: UserId, question: Annotated[str, Field(
+                         description="The question, in the user's words.")], ctx: Context,
+                     question_date: QuestionDate = None, budget: Budget = 4) -> dict[str, Any]:
         ans = await call(ctx, user_id, memory.answer, user_id, question,
-                         question_date=question_date)
+                         question_date=question_date, budget=budget)
         out = ans.to_dict()
         out.pop("trace", None)
         return out
 
-    _one_memory_tools(server, memory, call)
-    return server
+    _one_memory_tools(tool, memory, call)
+    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools)
 
 
-def _one_memory_tools(server: MCPServer, memory: Any, call: Any) -> None:
+def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
     """Listing, getting, deleting and correcting one memory at a time."""
 
-    @server.tool(description="List the user's sessions, oldest first, a page at a time: each "
+    @tool("List the user's sessions, oldest first, a page at a time: each "
                  "with its id, start time and how many turns it holds. Pass next_cursor back "
                  "for the next page (null: the last).")
     async def list_sessions(user_id: UserId, ctx: Context, cursor: Cursor = None,
@@ -185,7 +274,7 @@ def _one_memory_tools(server: MCPServer, memory: Any, call: Any) -> None:
                           limit=limit)
         return _json(page.to_dict("sessions"))
 
-    @server.tool(description="List the user's turns in conversation order (sessions oldest "
+    @tool("List the user's turns in conversation order (sessions oldest "
                  "first, turns by position), a page at a time, with their verbatim text and "
                  "ids. Pass next_cursor back for the next page (null: the last).")
     async def list_turns(user_id: UserId, ctx: Context,
@@ -197,17 +286,17 @@ def _one_memory_tools(server: MCPServer, memory: Any, call: Any) -> None:
                           cursor=cursor, limit=limit)
         return _json(page.to_dict("turns"))
 
-    @server.tool(description="Get one turn: its verbatim text, session, position, date and the "
+    @tool("Get one turn: its verbatim text, session, position, date and the "
                  "ids of the facts derived from it.")
     async def get_turn(user_id: UserId, turn_id: TurnId, ctx: Context) -> dict[str, Any]:
         return _json((await call(ctx, user_id, memory.get_turn, user_id, turn_id)).to_dict())
 
-    @server.tool(description="Get one fact: its text, status (active/superseded/invalid), "
+    @tool("Get one fact: its text, status (active/superseded/invalid), "
                  "validity interval, source turns, what it replaced, and who marked it wrong.")
     async def get_fact(user_id: UserId, fact_id: FactId, ctx: Context) -> dict[str, Any]:
         return _fact(await call(ctx, user_id, memory.get_fact, user_id, fact_id))
 
-    @server.tool(description="Forget one turn: delete it (or, with redact, keep its place and "
+    @tool("Forget one turn: delete it (or, with redact, keep its place and "
                  "replace its words by [redacted]) with its pieces and the facts derived only "
                  "from it; what those facts had replaced becomes current again as if they had "
                  "never been said. Nothing else is touched. Returns what was removed.")
@@ -219,7 +308,7 @@ def _one_memory_tools(server: MCPServer, memory: Any, call: Any) -> None:
         fn = memory.redact_turn if redact else memory.delete_turn
         return _json((await call(ctx, user_id, fn, user_id, turn_id)).to_dict())
 
-    @server.tool(description="Mark one fact wrong (the user says \"forget that\" or \"that's "
+    @tool("Mark one fact wrong (the user says \"forget that\" or \"that's "
                  "not true\"): its status becomes invalid, kept in history with who said so and "
                  "why, and the value it had replaced is current again. Returns the fact.")
     async def invalidate_fact(user_id: UserId, fact_id: FactId, ctx: Context,

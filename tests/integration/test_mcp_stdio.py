@@ -9,6 +9,19 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from graphmem.retrieval.config import PRESETS
+
+
+def _undescribed(schema: dict, where: str) -> list[str]:
+    """The parameters of an input schema (nested message fields included) without a description."""
+    missing = []
+    for name, prop in schema.get("properties", {}).items():
+        if not prop.get("description"):
+            missing.append(f"{where}.{name}")
+    for name, sub in schema.get("$defs", {}).items():
+        missing += _undescribed(sub, f"{where}.{name}")
+    return missing
+
 
 def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
     params = StdioServerParameters(command=sys.executable, args=["-m", "graphmem", "mcp"],
@@ -20,6 +33,24 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
             assert names == {"remember", "set_time_zone", "search_memory", "current_facts",
                              "timeline", "inspect", "answer", "list_sessions", "list_turns",
                              "get_turn", "get_fact", "forget_turn", "invalidate_fact"}
+            tools = {t.name: t.input_schema for t in (await c.list_tools()).tools}
+            assert [m for n, s in tools.items() for m in _undescribed(s, n)] == []
+            assert all(s["additionalProperties"] is False for s in tools.values())
+            assert tools["search_memory"]["properties"]["preset"]["enum"] == list(PRESETS)
+            for name in ("search_memory", "current_facts", "timeline", "answer"):
+                assert "question_date" in tools[name]["properties"], name
+            assert "nothing said after it counts" in (
+                tools["current_facts"]["properties"]["question_date"]["description"])
+            assert "as it was on this date" in (
+                tools["current_facts"]["properties"]["as_of"]["description"])
+            # An unknown argument is refused, not ignored (a misspelt as_of, a field on a message).
+            typo = await c.call_tool("current_facts", {"user_id": user_id, "asof": "2024-01-01"})
+            assert typo.is_error and "unknown argument 'asof'" in typo.content[0].text
+            assert "as_of" in typo.content[0].text  # and names the ones it takes
+            extra = await c.call_tool("remember", {"user_id": user_id, "session_id": "s1",
+                                                   "messages": [{"role": "user", "content": "x",
+                                                                 "mood": "happy"}]})
+            assert extra.is_error and "mood" in extra.content[0].text
             r = await c.call_tool("remember", {
                 "user_id": user_id, "session_id": "s1", "session_time": "2024-01-10T09:00:00Z",
                 "messages": [{"role": "user", "content": "I live in Denver.", "turn_id": "d1"}]})
@@ -56,6 +87,30 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
                                                                            tzinfo=berlin)
             assert datetime.fromisoformat(dog["occurred_start"]) == datetime(2026, 2, 19,
                                                                              tzinfo=berlin)
+            # question_date: as memory knew it on that day (the dog was not said yet); limit.
+            for tool in ("current_facts", "timeline"):
+                known = await c.call_tool(tool, {"user_id": user_id,
+                                                 "question_date": "2025-01-01"})
+                assert [f["value"] for f in known.structured_content["facts"]] == ["Denver"]
+                assert len((await c.call_tool(tool, {"user_id": user_id})
+                            ).structured_content["facts"]) == 2
+                one = await c.call_tool(tool, {"user_id": user_id, "limit": 1})
+                assert len(one.structured_content["facts"]) == 1
+            before = await c.call_tool("current_facts", {"user_id": user_id,
+                                                         "question_date": "2024-01-01"})
+            assert before.structured_content["facts"] == []
+            bm25 = await c.call_tool("search_memory", {"user_id": user_id, "preset": "bm25",
+                                                       "query": "where do I live?"})
+            assert bm25.structured_content["results"][0]["source_turn_ids"] == ["d1"]
+            nope = await c.call_tool("search_memory", {"user_id": user_id, "preset": "nope",
+                                                       "query": "x"})
+            assert nope.is_error and "fused" in nope.content[0].text
+            ans = await c.call_tool("answer", {"user_id": user_id, "budget": 2,
+                                               "question": "Where do I live?"})
+            assert ans.structured_content["citations"][0]["source_turn_id"] == "d1"
+            over = await c.call_tool("answer", {"user_id": user_id, "budget": 99,
+                                                "question": "Where do I live?"})
+            assert over.is_error and "budget" in over.content[0].text
             bad = await c.call_tool("remember", {"user_id": user_id, "session_id": "s1",
                                                  "messages": [{"role": "user", "turn_id": "d3",
                                                                "content": "I live in Boulder.",
