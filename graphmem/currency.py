@@ -465,6 +465,36 @@ def is_retraction(text: str) -> bool:
 DECIDED_BY_RULES = "rules"
 
 
+# "I left Northwind" ends what the subject held there: an employer, a school, a club, a place.
+ENDED_BY_LEAVING = frozenset(
+    p.name for p in P.CANONICAL
+    if p.cardinality in (P.Cardinality.SINGLE, P.Cardinality.SEVERAL)
+    and p.value_type in (P.ValueType.ORGANISATION, P.ValueType.PLACE))
+
+
+def ended_by_leaving(left: list[dict[str, Any]], held: list[dict[str, Any]],
+                     make_id: Callable[..., str]) -> list[dict[str, Any]]:
+    """For each `left` fact row (asserted), a negated fact row of every held fact it ends: the
+    same subject and value ("left Northwind" → works_at Northwind, negated), mentioned no later
+    than the leaving. Each is said by the leaving's own words, so it closes the held value in
+    its slot as any ending would, and says so (SUPERSEDES from it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for f in left:
+        value = normalise_name(f["value"] or "")
+        if not value:
+            continue
+        for h in held:
+            if (h["subject"] != f["subject"] or normalise_name(h["value"] or "") != value
+                    or utc_native(h["mentioned_at"]) > utc_native(f["mentioned_at"])):
+                continue
+            fid = make_id("fact", f["turn_id"], f["span_start"], h["predicate"], h["value"])
+            out[fid] = {**f, "id": fid, "kind": h["kind"], "predicate": h["predicate"],
+                        "value": h["value"], "modality": "negated", "retraction": False,
+                        "slot": slot_key(f["subject"], h["predicate"], h["value"], "negated"),
+                        "extracted_by": "rule:currency.left_ends", "embedding": None}
+    return list(out.values())
+
+
 def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .currency import Link, is_retraction, maintain_currency, slot_key
+from .currency import (
+    ENDED_BY_LEAVING,
+    Link,
+    ended_by_leaving,
+    is_retraction,
+    maintain_currency,
+    slot_key,
+)
 from .db import Graph
 from .embed import Embedder, window_ends
 from .entities import entity_id, is_self, normalise_name
@@ -424,6 +431,19 @@ class Ingestor:
 
     # --- writing ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def _ended_by_leaving(tx: Any, user_id: str,
+                          facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The negated facts this session's `left` facts make of what the user held (read in
+        the write transaction, so the facts of a batch written just before are seen)."""
+        left = [f for f in facts if f["predicate"] == "left" and f["modality"] == "asserted"]
+        if not left:
+            return []
+        held = store_currency.held_facts(tx, user_id, sorted(ENDED_BY_LEAVING),
+                                         sorted({f["subject"] for f in left}))
+        return ended_by_leaving(left, held,
+                                lambda *parts: stable_id(parts[0], user_id, *parts[1:]))
+
     def _write(self, user_id: str, plan: _Plan) -> None:
         sid = plan.session["id"]
 
@@ -437,8 +457,11 @@ class Ingestor:
             store.write_facts(tx, user_id, sid, plan.facts, plan.entities, plan.roles,
                               plan.relations)
             if self.options.currency:
+                ended = self._ended_by_leaving(tx, user_id, plan.facts)
+                if ended:
+                    store.write_facts(tx, user_id, sid, ended, [], [], [])
                 # Only the slots the new facts touch are re-decided.
-                slots = sorted({f["slot"] for f in plan.facts if f["slot"]})
+                slots = sorted({f["slot"] for f in plan.facts + ended if f["slot"]})
                 if slots:
                     maintain_currency(tx, user_id, slots)
                 if plan.currency_links:

@@ -50,6 +50,13 @@ def stance_family_known_at(graph: Graph, user_id: str, pairs: list[dict[str, str
                                           pairs=pairs, known_at=known_at)]
 
 
+def held_facts(tx: Any, user_id: str, predicates: list[str],
+               subjects: list[str]) -> list[dict[str, Any]]:
+    """Active asserted facts of these predicates and subjects, inside the caller's transaction."""
+    return rows(tx, "currency_held_facts", user_id=user_id, predicates=predicates,
+                subjects=subjects)
+
+
 def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:
     run(tx, "currency_apply", user_id=user_id, decided_by=decided_by, facts=facts)
 

@@ -104,3 +104,29 @@ def test_migration_0015_makes_stored_planned_events_plans(graph, user_id):
     (plan,) = _planned_test(mem, user_id)
     assert plan.status == "superseded"  # decided again: the outcome was already told
     assert migration.migrate(graph)["facts"] == 0  # running it again changes nothing
+
+
+def test_leaving_an_employer_ends_it_in_its_slot_and_says_so(graph, user_id, new_user):
+    """"I left Northwind" (a `left` event) ends the works_at Northwind fact told before, in
+    another session, from the leaving's date; the new negated fact draws the SUPERSEDES edge.
+    Another user's Northwind is untouched."""
+    other = new_user()
+    for who in (user_id, other):
+        Memory(graph).ingest([Transcript(who, [
+            _session("s1", dt(2026, 1, 5), "I work at Northwind as an analyst.")])])
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s2", dt(2026, 2, 5), "I left Northwind last week, taking a break.")])])
+    facts = mem.facts(user_id, history=True)
+    (held,) = [f for f in facts if f.predicate == "works_at" and f.modality == "asserted"]
+    assert held.status == "superseded" and held.valid_until.date().isoformat() == "2026-01-26"
+    (ending,) = [f for f in facts if f.predicate == "works_at" and f.modality == "negated"]
+    with graph.session() as s:
+        made_by = s.run("MATCH (f:FactEvent {id: $id, user_id: $u}) RETURN f.extracted_by",
+                        id=ending.id, u=user_id).single()[0]
+    assert made_by == "rule:currency.left_ends"
+    assert any(f.predicate == "left" and f.status == "active" for f in facts)
+    assert not [f for f in mem.facts(user_id) if f.predicate == "works_at"
+                and f.modality == "asserted"]
+    theirs = [f for f in Memory(graph).facts(other) if f.predicate == "works_at"]
+    assert [(f.value, f.status, f.modality) for f in theirs] == [("Northwind", "active", "asserted")]
