@@ -1,8 +1,13 @@
 // One user's facts valid at $as_of (null = now: the current facts), or every version ($history);
-// only those mentioned by $known_at when set (the question date).
+// only those mentioned by $known_at when set (the question date); with $metadata (JSON [key, value]
+// pairs, graphmem.metadata), only facts from turns whose metadata holds every pair.
 MATCH (f:FactEvent {user_id: $user_id})
 WHERE ($predicate IS NULL OR f.predicate = $predicate)
   AND ($known_at IS NULL OR f.mentioned_at <= $known_at)
+  AND ($metadata IS NULL OR EXISTS {
+        MATCH (f)-[:DERIVED_FROM]->(:MessagePiece)<-[:HAS_PIECE]-(mt:Turn)
+        WHERE mt.user_id = $user_id AND all(pair IN $metadata WHERE pair IN mt.metadata)
+      })
   AND ($history
        OR ($as_of IS NULL AND f.status = 'active')
        OR ($as_of IS NOT NULL AND f.status <> 'invalid' AND f.valid_from <= $as_of

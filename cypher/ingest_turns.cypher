@@ -10,5 +10,6 @@ SET t.session_id = $session_id,
     t.speaker = row.speaker,
     t.text = row.text,
     t.mentioned_at = row.mentioned_at,
+    t.metadata = row.metadata,
     t.embedding = row.embedding
 MERGE (s)-[:HAS_TURN]->(t)

@@ -1,8 +1,13 @@
 // The ordered history of one user's facts, optionally about one entity / predicate / period,
-// or of those mentioned by $known_at (the question date).
+// or of those mentioned by $known_at (the question date); with $metadata (JSON [key, value]
+// pairs, graphmem.metadata), only facts from turns whose metadata holds every pair.
 MATCH (f:FactEvent {user_id: $user_id})
 WHERE ($predicate IS NULL OR f.predicate = $predicate OR f.predicate STARTS WITH $predicate + ':')
   AND ($known_at IS NULL OR f.mentioned_at <= $known_at)
+  AND ($metadata IS NULL OR EXISTS {
+        MATCH (f)-[:DERIVED_FROM]->(:MessagePiece)<-[:HAS_PIECE]-(mt:Turn)
+        WHERE mt.user_id = $user_id AND all(pair IN $metadata WHERE pair IN mt.metadata)
+      })
   AND ($since IS NULL OR coalesce(f.occurred_start, f.mentioned_at) >= $since)
   AND ($until IS NULL OR coalesce(f.occurred_start, f.mentioned_at) < $until)
   AND ($entity IS NULL OR EXISTS {

@@ -11,6 +11,7 @@ WHERE t.user_id = $user_id
   AND ($after IS NULL OR at > $after.at OR s.id > $after.session OR t.idx > $after.idx)
 RETURN t.id AS id, s.id AS session_id, s.source_id AS session_source_id,
        t.source_id AS source_id, t.idx AS idx, t.role AS role, t.speaker AS speaker,
-       t.text AS text, t.mentioned_at AS mentioned_at, t.redacted_at AS redacted_at, at
+       t.text AS text, t.mentioned_at AS mentioned_at, t.redacted_at AS redacted_at,
+       t.metadata AS metadata, at
 ORDER BY at, session_id, idx
 LIMIT $limit

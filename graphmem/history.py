@@ -15,13 +15,14 @@ from .store.nodes import FactEvent
 
 def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                   predicate: str | None = None, history: bool = False,
-                  question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+                  question_date: datetime | None = None, limit: int = 1000,
+                  metadata: list[str] | None = None) -> list[FactEvent]:
     """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
     `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
     known_at = cutoff(question_date) if question_date is not None and as_of is None else None
     facts = store.facts_as_of(graph, user_id, as_of, predicate=predicate,
                               history=history or known_at is not None, limit=limit,
-                              known_at=known_at)
+                              known_at=known_at, metadata=metadata)
     if known_at is None:
         return facts
     facts = as_known_at(graph, user_id, facts, known_at)
@@ -31,13 +32,13 @@ def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
 def fact_timeline(graph: Graph, user_id: str, *, entity: str | None = None,
                   predicate: str | None = None, since: datetime | None = None,
                   until: datetime | None = None, question_date: datetime | None = None,
-                  limit: int = 1000) -> list[FactEvent]:
+                  limit: int = 1000, metadata: list[str] | None = None) -> list[FactEvent]:
     """The ordered history of facts (about one entity / predicate / period), with their changes;
     with a `question_date`, as memory knew it that day."""
     known_at = cutoff(question_date) if question_date is not None else None
     facts = store.timeline(graph, user_id, entity_norm=normalise_name(entity) if entity else None,
                            predicate=predicate, since=since, until=until, limit=limit,
-                           known_at=known_at)
+                           known_at=known_at, metadata=metadata)
     if known_at is None:
         return facts
     facts = as_known_at(graph, user_id, facts, known_at)

@@ -26,6 +26,7 @@ from .errors import InputError
 from .extract import Extractor
 from .extract.base import extract_in_turn
 from .extract.names import addressed_name
+from .metadata import from_pairs, to_pairs
 from .models import (
     NAME_PREDICATE,
     FactCandidate,
@@ -123,6 +124,8 @@ def _content_hash(session: SessionRecord) -> str:
         h.update(f"\x1e{t.role}\x1f{t.speaker}\x1f{t.source_id}\x1f{t.text}".encode())
         if t.timestamp is not None:  # only then: the hashes of sessions without stay as they were
             h.update(f"\x1f{t.timestamp.isoformat()}".encode())
+        if t.metadata:  # likewise
+            h.update(f"\x1f{to_pairs(t.metadata)}".encode())
     return h.hexdigest()
 
 
@@ -250,7 +253,8 @@ class Ingestor:
             said = local(rec.timestamp, None) if rec.timestamp else opened
             turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
                           "speaker": rec.speaker, "text": rec.text,
-                          "mentioned_at": said.astimezone(UTC), "embedding": None})
+                          "mentioned_at": said.astimezone(UTC),
+                          "metadata": to_pairs(rec.metadata), "embedding": None})
             if prev_id:
                 links.append({"prev_id": prev_id, "id": turn_id})
             prev_id = turn_id
@@ -527,7 +531,8 @@ class Ingestor:
         self._relate(user_id, plan)
         self._write(user_id, plan)
         out.added = [Turn(t["id"], sid, t["source_id"], t["idx"], t["role"], t["text"],
-                          t["speaker"], t["mentioned_at"]) for t in plan.turns]
+                          t["speaker"], t["mentioned_at"],
+                          metadata=from_pairs(t["metadata"])) for t in plan.turns]
         out.pieces, out.facts = plan.report.pieces, plan.report.facts
         out.rejected, out.judged_links = plan.report.rejected, plan.report.judged_links
         out.seconds = time.perf_counter() - started

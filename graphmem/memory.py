@@ -31,6 +31,7 @@ from .extract import Extractor, OfflineExtractor
 from .forgetting import TurnRemoval
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
+from .metadata import read_metadata, to_pairs
 from .models import Evidence, Transcript, TurnRecord, stable_id
 from .pages import Page
 from .pages import decode as decode_cursor
@@ -225,7 +226,8 @@ class Memory:
             _bounded(t.role, f"message {i}: role", MAX_ROLE_CHARS)
             _bounded(t.source_id, f"message {i}: turn_id", MAX_ID_CHARS, optional=True)
             _bounded(t.speaker, f"message {i}: speaker", MAX_ID_CHARS, optional=True)
-            turns[i] = replace(t, timestamp=read_timestamp(t.timestamp, f"message {i}: timestamp"))
+            turns[i] = replace(t, timestamp=read_timestamp(t.timestamp, f"message {i}: timestamp"),
+                               metadata=read_metadata(t.metadata, f"message {i}: metadata"))
         session_time = read_timestamp(session_time, "session_time")
         lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
@@ -376,43 +378,65 @@ class Memory:
     @_neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = 10,
-               config: RetrievalConfig | str = "fused") -> list[Evidence]:
-        """Ranked evidence (facts, pieces, turns) from one user's memory."""
+               config: RetrievalConfig | str = "fused",
+               metadata: dict[str, Any] | None = None) -> list[Evidence]:
+        """Ranked evidence (facts, pieces, turns) from one user's memory; with `metadata`
+        ({key: value}), only evidence from turns whose metadata holds every one of these pairs."""
         return self.search_full(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                config=config).evidence
+                                config=config, metadata=metadata).evidence
 
     @_neo4j_lost
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
                     as_of: datetime | None = None, k: int = 10,
-                    config: RetrievalConfig | str = "fused") -> SearchResult:
+                    config: RetrievalConfig | str = "fused",
+                    metadata: dict[str, Any] | None = None) -> SearchResult:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
-        over MAX_QUERY_CHARS or a `k` outside 1..MAX_K raises OutOfBounds."""
+        over MAX_QUERY_CHARS, a `k` outside 1..MAX_K or metadata outside its bounds
+        (graphmem.metadata) raises OutOfBounds."""
         _bounded(query, "query", MAX_QUERY_CHARS)
         _whole(k, "k", 1, MAX_K)
-        return self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
-                                     k=k, config=config)
+        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
+        if pairs is None:
+            return self.retriever.search(user_id, query, question_date=question_date,
+                                         as_of=as_of, k=k, config=config)
+        # The metadata filter is applied after retrieval, not inside its tunnels (which rank
+        # over all the user's evidence and would each need the filter): the ranking is drawn
+        # MAX_K deep, then only items whose turn holds every pair are kept (one query), in
+        # order, up to k. A filter matching few turns may so return fewer than k items.
+        found = self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
+                                      k=MAX_K, config=config)
+        turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
+        keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
+                if turn_ids else set())
+        found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
+        return found
 
     @_neo4j_lost
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
               history: bool = False, question_date: datetime | None = None,
-              limit: int = 1000) -> list[FactEvent]:
+              limit: int = 1000, metadata: dict[str, Any] | None = None) -> list[FactEvent]:
         """The current facts, the facts valid at `as_of`, or (`history`) every version; with a
-        `question_date`, as known that day."""
+        `question_date`, as known that day; with `metadata` ({key: value}), only facts from
+        turns whose metadata holds every one of these pairs."""
         from .history import current_facts
 
+        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
         return current_facts(self.graph, user_id, as_of, predicate=predicate, history=history,
-                             question_date=question_date, limit=limit)
+                             question_date=question_date, limit=limit, metadata=pairs)
 
     @_neo4j_lost
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 question_date: datetime | None = None, limit: int = 1000) -> list[FactEvent]:
+                 question_date: datetime | None = None, limit: int = 1000,
+                 metadata: dict[str, Any] | None = None) -> list[FactEvent]:
         """The ordered history of facts with their changes (about an entity / predicate / period);
-        with a `question_date`, as known that day."""
+        with a `question_date`, as known that day; with `metadata`, as in `facts`."""
         from .history import fact_timeline
 
+        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
         return fact_timeline(self.graph, user_id, entity=entity, predicate=predicate,
-                             since=since, until=until, question_date=question_date, limit=limit)
+                             since=since, until=until, question_date=question_date, limit=limit,
+                             metadata=pairs)
 
     @_neo4j_lost
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:

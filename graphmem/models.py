@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 # --- what loaders produce ---------------------------------------------------------------------
 
@@ -36,6 +37,9 @@ class TurnRecord:
     # When it was said, if the source says (naive: in the user's time zone, else UTC); None means
     # the session's time. Its own day anchors its time phrases ("yesterday").
     timestamp: datetime | None = None
+    # The caller's own labels (agent, run, channel…): a flat map of keys to strings, numbers or
+    # booleans kept on the turn (graphmem.metadata); search, facts and timelines filter on it.
+    metadata: dict[str, Any] | None = None
 
 
 @dataclass

@@ -23,6 +23,7 @@ from neo4j.time import Date, DateTime
 
 from .entities import entity_id
 from .errors import InputError
+from .metadata import pair_error
 from .models import stable_id
 from .store import admin
 from .store import transfer as store
@@ -318,6 +319,10 @@ def _verify_ids(path: Path, user_id: str, nodes: list[_Rec], labels: dict[str, s
             raise _fail(path, n.line, f"Turn {n.props['id']!r}: its session {sid!r} is not in "
                                       "the file, or session_id or idx disagree with it")
         _get(path, n, "text", str)
+        if n.props.get("metadata") is not None:  # its labels, as graphmem.metadata stores them
+            wrong = pair_error(n.props["metadata"])
+            if wrong:
+                raise _fail(path, n.line, f"Turn {n.props['id']!r}: {wrong}")
         idxs[sid].add(idx)
         turns[n.props["id"]] = n
     for sid, n in sessions.items():

@@ -1,9 +1,10 @@
 """Read generic JSONL transcripts: one message per line, grouped by user and then by session.
 
 Each line is an object `{"user_id", "session_id", "session_time", "role", "content"}` with
-optional `"turn_id"`, `"speaker"` and `"timestamp"` (when the message was said, read like
+optional `"turn_id"`, `"speaker"`, `"timestamp"` (when the message was said, read like
 `session_time`; default the session's time: it dates the message's facts and anchors its
-"yesterday"). Users and sessions keep their first-seen order; a session's lines need not be
+"yesterday") and `"metadata"` (a flat object of the caller's labels kept on the turn, bounded as
+graphmem.metadata says). Users and sessions keep their first-seen order; a session's lines need not be
 contiguous. `session_time` is ISO-8601 or any absolute date dateparser reads
 (naive means UTC); it may be left out on later lines of a session but must then agree with the
 first. The turn source id is `turn_id` when given, else `<session_id>_<k>` with k the 1-based
@@ -22,8 +23,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from graphmem.errors import InputError
+from graphmem.errors import InputError, OutOfBounds
 from graphmem.loaders.common import GZIP_MAGIC, LoadReport, is_blank, parse_time, type_name
+from graphmem.metadata import read_metadata
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 
 REQUIRED = ("user_id", "session_id", "role", "content")
@@ -148,6 +150,10 @@ def _add(record: dict[str, Any], where: str, lineno: int, users: dict[str, _User
     if said is not None and not isinstance(said, str):
         raise InputError(f'{where}: "timestamp" must be a string, got {type_name(said)}')
     said_at = parse_time(said, where) if said is not None else None
+    try:
+        metadata = read_metadata(record.get("metadata"), '"metadata"')
+    except OutOfBounds as exc:
+        raise InputError(f"{where}: {exc}") from None
     if only_user is not None and user_id != only_user:
         return
 
@@ -172,4 +178,4 @@ def _add(record: dict[str, Any], where: str, lineno: int, users: dict[str, _User
         report.skipped_empty_turns += 1
         return
     session.turns.append(TurnRecord(role=role, text=content, speaker=speaker,
-                                    source_id=source_id, timestamp=said_at))
+                                    source_id=source_id, timestamp=said_at, metadata=metadata))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import tempfile
 import threading
@@ -27,6 +28,7 @@ from .auth import Grant, KeyRing
 from .errors import ApiError, BodyLimit, error_response, install
 from .guard import RequestGuard
 from .schemas import (
+    METADATA_FILTER_DOC,
     AnswerRequest,
     AppendRequest,
     InvalidateRequest,
@@ -102,6 +104,21 @@ def _key(request: Request) -> str | None:
     if auth.lower().startswith("bearer "):
         return auth[7:].strip()
     return request.headers.get("x-api-key")
+
+
+METADATA_QUERY = Query(None, description="A JSON object, e.g. {\"agent\":\"planner\"} "
+                       "(URL-encoded): " + METADATA_FILTER_DOC)
+
+
+def _metadata_filter(text: str | None) -> Any:
+    """The JSON object of a `metadata` query parameter (Memory checks what it holds)."""
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise ApiError(422, "invalid_request", "metadata must be a JSON object, e.g. "
+                       '{"agent":"planner"} (URL-encoded)') from None
 
 
 def _check_id(value: str, name: str) -> str:
@@ -210,7 +227,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         session already holds changes nothing; only the new turns are processed."""
         authorize(request, user_id)
         _check_id(session_id, "session_id")
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time)
@@ -330,7 +347,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         def run() -> Any:
             memory.require_user(user_id)
             return memory.search_full(user_id, body.query, question_date=body.question_date,
-                                      as_of=body.as_of, k=body.k, config=body.preset)
+                                      as_of=body.as_of, k=body.k, config=body.preset,
+                                      metadata=body.metadata)
 
         return (await pool.run(run)).to_dict(explain=body.explain)
 
@@ -338,15 +356,17 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     async def facts(user_id: str, request: Request, as_of: datetime | None = None,
                     history: bool = False, predicate: str | None = None,
                     question_date: datetime | None = None,
-                    limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
+                    limit: int = Query(1000, ge=1, le=5000),
+                    metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
         """The current facts, the facts valid `as_of`, or every version (`history`); with a
-        `question_date`, as known that day."""
+        `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
+        wanted = _metadata_filter(metadata)
 
         def run() -> Any:
             memory.require_user(user_id)
             return memory.facts(user_id, as_of, predicate=predicate, history=history,
-                                question_date=question_date, limit=limit)
+                                question_date=question_date, limit=limit, metadata=wanted)
 
         return {"facts": [f.to_dict() for f in await pool.run(run)]}
 
@@ -354,15 +374,18 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     async def timeline(user_id: str, request: Request, entity: str | None = None,
                        predicate: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, question_date: datetime | None = None,
-                       limit: int = Query(1000, ge=1, le=5000)) -> dict[str, Any]:
+                       limit: int = Query(1000, ge=1, le=5000),
+                       metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
         """The ordered history of facts with intervals, status, changes and source turn; with a
-        `question_date`, as known that day."""
+        `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
+        wanted = _metadata_filter(metadata)
 
         def run() -> Any:
             memory.require_user(user_id)
             return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, question_date=question_date, limit=limit)
+                                   until=until, question_date=question_date, limit=limit,
+                                   metadata=wanted)
 
         return {"facts": [f.to_dict() for f in await pool.run(run)]}
 

@@ -19,6 +19,7 @@ from ..models import TurnRecord
 from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
 from .auth import KeyRing
+from .schemas import METADATA_DOC, METADATA_FILTER_DOC
 
 INSTRUCTIONS = (
     "graphmem is an evidence-grounded temporal memory of one user's conversations. Every tool "
@@ -39,6 +40,9 @@ class MessageIn(BaseModel):
                                   "datetime, with or without an offset (without: in the user's "
                                   "time zone, else UTC); default session_time, else the "
                                   "session's start. Its 'yesterday' counts from its local day.")
+    metadata: dict[str, Any] | None = Field(None, description=METADATA_DOC + " Kept on the "
+                                            "turn; search_memory, current_facts and timeline "
+                                            "filter on it.")
 
 
 def _key(headers: Any) -> str | None:
@@ -105,6 +109,8 @@ Preset = Annotated[Literal[tuple(PRESETS)], Field(  # type: ignore[valid-type]
     description="The retrieval recipe (a preset of graphmem.retrieval.config): fused, the "
                 "default, combines every tunnel; the others are one tunnel alone or a baseline, "
                 "for comparison.")]
+MetadataFilter = Annotated[dict[str, Any] | None, Field(description=(
+    METADATA_FILTER_DOC + " E.g. {\"agent\": \"planner\"}."))]
 Budget = Annotated[int, Field(description=f"Planner steps the answer may take, 0 to "
                                           f"{MAX_BUDGET}.",
                                   json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
@@ -179,7 +185,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                                        f"(default: the first message's timestamp, else now), "
                                        f"and the time of messages without a timestamp. {_ISO}."
                        )] = None) -> dict[str, Any]:
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time)
@@ -200,11 +206,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "ids and the date it was said.")
     async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = 8,
                             question_date: QuestionDate = None, as_of: AsOf = None,
-                            preset: Preset = "fused") -> dict[str, Any]:
+                            preset: Preset = "fused",
+                            metadata: MetadataFilter = None) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
             return memory.search(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                 config=preset)
+                                 config=preset, metadata=metadata)
 
         return {"results": [_evidence(e) for e in await call(ctx, user_id, go)]}
 
@@ -214,11 +221,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def current_facts(user_id: UserId, ctx: Context, as_of: AsOf = None,
                             predicate: Predicate = None, history: History = False,
                             question_date: QuestionDate = None,
-                            limit: FactLimit = MAX_PAGE) -> dict[str, Any]:
+                            limit: FactLimit = MAX_PAGE,
+                            metadata: MetadataFilter = None) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
             return memory.facts(user_id, as_of, predicate=predicate, history=history,
-                                question_date=question_date, limit=limit)
+                                question_date=question_date, limit=limit, metadata=metadata)
 
         return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
 
@@ -228,11 +236,13 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def timeline(user_id: UserId, ctx: Context, entity: Entity = None,
                        predicate: Predicate = None, since: Since = None, until: Until = None,
                        question_date: QuestionDate = None,
-                       limit: FactLimit = MAX_PAGE) -> dict[str, Any]:
+                       limit: FactLimit = MAX_PAGE,
+                       metadata: MetadataFilter = None) -> dict[str, Any]:
         def go() -> Any:
             memory.require_user(user_id)
             return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, question_date=question_date, limit=limit)
+                                   until=until, question_date=question_date, limit=limit,
+                                   metadata=metadata)
 
         return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
 

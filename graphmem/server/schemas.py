@@ -20,9 +20,19 @@ from ..memory import (
     MAX_REASON_CHARS,
     MAX_ROLE_CHARS,
 )
+from ..metadata import MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARS
 from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
 
 MAX_MESSAGES = MAX_APPEND_TURNS
+
+
+# Values are typed loosely here so that `Memory` (graphmem.metadata) refuses a bad map with the
+# one line every door gives.
+METADATA_DOC = (f"A flat object: at most {MAX_METADATA_KEYS} keys of at most "
+                f"{MAX_METADATA_KEY_CHARS} characters, each to a string (at most "
+                f"{MAX_METADATA_VALUE_CHARS} characters), a number or a boolean.")
+METADATA_FILTER_DOC = ("Only evidence from turns whose metadata holds every one of these "
+                       "key/value pairs (equal value and type).")
 
 
 def _doc(**bounds: Any) -> dict[str, Any]:
@@ -47,6 +57,10 @@ class Message(_Body):
                           "Its facts are dated by it and its \"yesterday\" counts from its local "
                           "day. Default: session_time, else the session's start.",
         examples=["2026-02-20T01:30:00+02:00"], **_doc(maxLength=MAX_TIMESTAMP_CHARS))
+    metadata: dict[str, Any] | None = Field(
+        None, description=METADATA_DOC + " Kept on the turn; search, facts and timeline filter "
+                          "on it.", examples=[{"agent": "planner", "run": 7}],
+        **_doc(maxProperties=MAX_METADATA_KEYS))
 
 
 class AppendRequest(_Body):
@@ -70,6 +84,9 @@ class SearchRequest(_Body):
     k: StrictInt = Field(10, **_doc(minimum=1, maximum=MAX_K))
     preset: StrictStr = "fused"
     explain: StrictBool = False
+    metadata: dict[str, Any] | None = Field(
+        None, description=METADATA_FILTER_DOC, examples=[{"agent": "planner"}],
+        **_doc(maxProperties=MAX_METADATA_KEYS))
 
 
 class AnswerRequest(_Body):

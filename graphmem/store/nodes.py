@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..metadata import from_pairs
 from .time import utc_native
 
 
@@ -59,6 +60,7 @@ class Turn:
     session_source_id: str | None = None
     redacted_at: datetime | None = None  # its words were replaced (Memory.redact_turn)
     fact_ids: list[str] = field(default_factory=list)  # the facts derived from it (when asked)
+    metadata: dict[str, Any] | None = None  # the caller's labels (stored as pairs: ..metadata)
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Turn:
@@ -67,7 +69,8 @@ class Turn:
                    mentioned_at=utc_native(row.get("mentioned_at")),
                    session_source_id=row.get("session_source_id"),
                    redacted_at=utc_native(row.get("redacted_at")),
-                   fact_ids=list(row.get("fact_ids") or []))
+                   fact_ids=list(row.get("fact_ids") or []),
+                   metadata=from_pairs(row.get("metadata")))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,18 +13,22 @@ if TYPE_CHECKING:
 
 
 def facts_as_of(graph: Graph, user_id: str, as_of: datetime | None, *, predicate: str | None,
-                history: bool, limit: int, known_at: datetime | None = None) -> list[FactEvent]:
-    """`known_at`: only facts mentioned by then (a question date)."""
+                history: bool, limit: int, known_at: datetime | None = None,
+                metadata: list[str] | None = None) -> list[FactEvent]:
+    """`known_at`: only facts mentioned by then (a question date); `metadata`: only facts from
+    turns holding every one of these pairs (graphmem.metadata.to_pairs)."""
     rows = graph.read("facts_as_of", user_id=user_id, as_of=utc(as_of), predicate=predicate,
-                      history=history, limit=limit, known_at=utc(known_at))
+                      history=history, limit=limit, known_at=utc(known_at), metadata=metadata)
     return [FactEvent.from_row(r) for r in rows]
 
 
 def timeline(graph: Graph, user_id: str, *, entity_norm: str | None, predicate: str | None,
              since: datetime | None, until: datetime | None, limit: int,
-             known_at: datetime | None = None) -> list[FactEvent]:
+             known_at: datetime | None = None,
+             metadata: list[str] | None = None) -> list[FactEvent]:
     rows = graph.read("timeline", user_id=user_id, entity=entity_norm, predicate=predicate,
-                      since=utc(since), until=utc(until), limit=limit, known_at=utc(known_at))
+                      since=utc(since), until=utc(until), limit=limit, known_at=utc(known_at),
+                      metadata=metadata)
     return [FactEvent.from_row(r) for r in rows]
 
 
@@ -71,6 +75,13 @@ def turns_named(graph: Graph, user_id: str, turn_id: str) -> list[Turn]:
     """The user's turns named by a stored id or a source turn id (none, one, or — a source id two
     sessions share — more), with the ids of the facts derived from each."""
     return [Turn.from_row(r) for r in graph.read("turn_by_id", user_id=user_id, id=turn_id)]
+
+
+def turns_with_metadata(graph: Graph, user_id: str, turn_ids: list[str],
+                        metadata: list[str]) -> set[str]:
+    """Those of the user's stored turn ids whose metadata holds every pair in `metadata`."""
+    rows = graph.read("turns_with_metadata", user_id=user_id, ids=turn_ids, metadata=metadata)
+    return {r["id"] for r in rows}
 
 
 def fact(graph: Graph, user_id: str, fact_id: str) -> FactEvent | None:
