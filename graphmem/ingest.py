@@ -440,7 +440,8 @@ class Ingestor:
                           facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The negated facts this session's `left` facts make of what the user held (read in
         the write transaction, so the facts of a batch written just before are seen)."""
-        left = [f for f in facts if f["predicate"] == "left" and f["modality"] == "asserted"]
+        left = [f for f in facts if f["modality"] == "asserted"
+                and (entry := lookup(f["predicate"])) is not None and entry.ends_held]
         if not left:
             return []
         held = store_currency.held_facts(tx, user_id, sorted(ENDED_BY_LEAVING),

@@ -70,6 +70,9 @@ class Predicate:
     # "bought a kayak" → owns kayak starts; a planned or cancelled event that would start a state
     # plans or cancels it ("picking the puppy up on Saturday"); a planned ending says nothing.
     brings: tuple[str, Change] | None = None
+    # An event that ends what the subject held under its value ("left Northwind" ends works_at
+    # Northwind): currency.ended_by_leaving.
+    ends_held: bool = False
 
     def brought(self, change: Change) -> tuple[str, Change] | None:
         """The state fact this event's `change` implies on the same value, if any."""
@@ -264,7 +267,7 @@ RULE_WORDS: tuple[Predicate, ...] = (
     _p("former_occupation", "event", C.EVENT, V.THING, "a job the subject had before",
        ("What did I do before?",), **_EVENT),
     _p("left", "event", C.EVENT, V.ORGANISATION, "an employer, school or place the subject left",
-       ("When did I leave my job?",), **_EVENT),
+       ("When did I leave my job?",), ends_held=True, **_EVENT),
     _p("admitted_to", "event", C.EVENT, V.ORGANISATION, "a school or programme that took the subject",
        ("Which schools accepted me?",), **_EVENT),
     _p("studied_at", "event", C.EVENT, V.ORGANISATION, "a school the subject studied at before",
