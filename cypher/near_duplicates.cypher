@@ -1,6 +1,7 @@
 // Pairs among the given evidence (turns and facts of one user) whose embeddings have cosine ≥ θ.
 // Computed in the database so that no vector travels to the client; each embedding is read once
-// (into the list), not once per pair: 7.9 -> 2.7 ms p50 on real fused searches (docs/benchmarks.md).
+// (into the list), not once per pair: 7.9 -> 2.7 ms p50 on real fused searches
+// (docs/bench/2026-12-02-service-near-duplicates.md).
 UNWIND $ids AS id
 CALL (id) {
   MATCH (n:Turn {id: id}) RETURN n

@@ -1,7 +1,8 @@
 // The BM25 indexes of turns, pieces and facts analysed as English: words are stemmed (Porter),
 // so "weddings" finds "wedding" and "attended" finds "attending", and English stop words are not
-// indexed (questions never search by them). Measured side by side in docs/benchmarks.md
-// ("Stemmed BM25"). The entity index keeps the standard analyser: names are not stemmed.
+// indexed (questions never search by them). Measured side by side in
+// docs/bench/2026-12-03-stemmed-bm25-own-words-first.md. The entity index keeps the standard
+// analyser: names are not stemmed.
 // A user id made only of English stop words ("will") cannot scope a query inside these indexes;
 // the tunnels detect that (graphmem.lucene.scopes_user), fetch past the usual Lucene limit and
 // keep the user's rows by the exact user check.

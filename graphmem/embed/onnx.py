@@ -160,7 +160,7 @@ class OnnxEmbedder:
                     options.intra_op_num_threads = self.threads
                 # Threads that wait sleep instead of spinning: the CPU is shared with Neo4j (and
                 # with other requests), and spinning threads burned about a third more CPU for
-                # the same texts without finishing sooner (docs/benchmarks.md).
+                # the same texts without finishing sooner (docs/bench/2026-12-01-onnx-threads-sleep.md).
                 options.add_session_config_entry("session.intra_op.allow_spinning", "0")
                 options.add_session_config_entry("session.inter_op.allow_spinning", "0")
                 self._session = ort.InferenceSession(str(folder / "model.onnx"), options,

@@ -42,7 +42,8 @@ class RetrievalConfig:
     other_speaker_penalty: float = 0.5
     # A question that does not ask what the assistant said ("you recommended …", "our previous
     # chat") is about the user's life, which is in the user's own words: the assistant's turns
-    # count half (set a priori, as other_speaker_penalty; 1 = alike; docs/benchmarks.md).
+    # count half (set a priori, as other_speaker_penalty; 1 = alike;
+    # docs/bench/2026-12-03-stemmed-bm25-own-words-first.md).
     assistant_penalty: float = 0.5
     # Questions about what holds now or lately (a "near" cue, or present tense with no window
     # or one holding the question date): among directly hit items with confidence ≥
@@ -63,7 +64,7 @@ class RetrievalConfig:
     # halving), not fitted to the dev questions. Off: on the first 8 dev questions it lowered
     # fused session recall_all@5 .857 → .714 and dense turn recall_all@10 .571 → .143 (the
     # "how many … since" knowledge-update questions keep their evidence in one or two sessions);
-    # see docs/benchmarks.md before turning it on.
+    # see docs/bench/2026-12-01-whole-turns-coverage.md before turning it on.
     coverage: bool = False
     coverage_decay: float = 0.5
     coverage_pool: int = 2
