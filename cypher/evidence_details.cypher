@@ -1,6 +1,7 @@
 // Everything the fusion and the caller need about candidate evidence, for one user only.
 // $slot_states: also list each turn's / piece's slot facts [predicate, status, id, slot,
-// mentioned_at] (present-tense slot questions, and searches with a question-date cutoff).
+// mentioned_at, valid_from, valid_until] (present-tense slot questions, and searches with a
+// question-date cutoff or an as_of date).
 // Times go out as microseconds since the epoch (UTC): the driver's DateTime values cost more to
 // unpack than the rest of the row (graphmem.store.search turns them into datetimes).
 CALL () {
@@ -17,7 +18,9 @@ CALL () {
          CASE WHEN $slot_states THEN
            [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
             | [f.predicate, f.status, f.id, f.slot,
-               f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond]] END AS slot_states,
+               f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond,
+               f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+               f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond]] END AS slot_states,
          null AS slot, null AS predicate
   UNION ALL
   UNWIND $piece_ids AS id
@@ -33,7 +36,9 @@ CALL () {
          CASE WHEN $slot_states THEN
            [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
             | [f.predicate, f.status, f.id, f.slot,
-               f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond]] END AS slot_states,
+               f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond,
+               f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
+               f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond]] END AS slot_states,
          null AS slot, null AS predicate
   UNION ALL
   UNWIND $fact_ids AS id

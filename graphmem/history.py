@@ -8,7 +8,7 @@ from typing import Any
 from .db import Graph
 from .entities import normalise_name
 from .errors import InputError
-from .knowledge import cutoff, decisions_known_at
+from .knowledge import cutoff, decisions_known_at, status_at
 from .store import reads as store
 from .store.nodes import FactEvent
 
@@ -17,12 +17,17 @@ def current_facts(graph: Graph, user_id: str, as_of: datetime | None = None, *,
                   predicate: str | None = None, history: bool = False,
                   question_date: datetime | None = None, limit: int = 1000,
                   metadata: list[str] | None = None) -> list[FactEvent]:
-    """Facts valid at `as_of` (None: the current ones); with `history`, every version. With a
-    `question_date` and no `as_of`: as memory knew them that day (nothing mentioned later)."""
+    """Facts valid at `as_of` (None: the current ones), each with its status on that date (a
+    fact valid then is `active`, whatever replaced it since); with `history`, every version.
+    With a `question_date` and no `as_of`: as memory knew them that day (nothing mentioned
+    later)."""
     known_at = cutoff(question_date) if question_date is not None and as_of is None else None
     facts = store.facts_as_of(graph, user_id, as_of, predicate=predicate,
                               history=history or known_at is not None, limit=limit,
                               known_at=known_at, metadata=metadata)
+    if as_of is not None and not history:
+        for f in facts:
+            f.status = status_at(f.status, f.valid_from, f.valid_until, as_of) or f.status
     if known_at is None:
         return facts
     facts = as_known_at(graph, user_id, facts, known_at)

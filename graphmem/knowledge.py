@@ -1,5 +1,6 @@
 """What memory knew on a question date: nothing first mentioned later, and each slot re-decided
-from the facts known then (a favourite replaced in July was still the favourite in May)."""
+from the facts known then (a favourite replaced in July was still the favourite in May); and what
+was true at a moment (`as_of`): each fact's status on that date, as known today."""
 
 from __future__ import annotations
 
@@ -42,3 +43,17 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
 
 def known(row_mentioned_at: datetime | None, known_at: datetime) -> bool:
     return row_mentioned_at is None or aware(row_mentioned_at) <= aware(known_at)
+
+
+def status_at(status: str | None, valid_from: datetime | None, valid_until: datetime | None,
+              at: datetime) -> str | None:
+    """A fact's status on the date `at` (as_of), as known today: `active` when its validity
+    holds `at` (whatever replaced it since), `superseded` when it had ended by then, `invalid`
+    when it was marked wrong, None when it had not begun (it says nothing of `at`)."""
+    if status == "invalid":
+        return "invalid"
+    if valid_from is not None and aware(valid_from) > aware(at):
+        return None
+    if valid_until is not None and aware(valid_until) <= aware(at):
+        return "superseded"
+    return "active"

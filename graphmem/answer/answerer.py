@@ -155,8 +155,10 @@ class Answerer:
     # --- offline -----------------------------------------------------------------------------
 
     def _extractive(self, question: str, pool: EvidencePool, top: int = 3) -> Answer:
-        # Turns that only say what is no longer true go after the others.
-        best = sorted(pool.ranked()[:top + 2], key=pool.only_stale)[:top]
+        # In search's order: search has already put what is no longer true below what holds,
+        # for a question about now, and as of the time asked otherwise ("where did I live in
+        # January?" wants the turn that was true then, superseded since).
+        best = pool.ranked()[:top]
         if not best:
             return Answer(question, NOT_IN_MEMORY, generated=False, not_in_memory=True,
                           stopped="offline")

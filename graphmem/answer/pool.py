@@ -42,7 +42,6 @@ class PoolTurn:
     speaker: str | None = None
     quote: str | None = None  # the verbatim words that made it relevant (a piece or a support)
     notes: list[str] = field(default_factory=list)  # facts drawn from it, with their status
-    statuses: list[str] = field(default_factory=list)  # the statuses of those facts
     score: float = 0.0  # best retrieval score that reached it
     order: int = 0  # arrival order in the pool
 
@@ -51,7 +50,6 @@ class PoolTurn:
         note = fact_note(text, status, valid_until, occurred_start)
         if note not in self.notes:
             self.notes.append(note)
-            self.statuses.append(status or "active")
 
 
 class EvidencePool:
@@ -126,13 +124,9 @@ class EvidencePool:
                 t.add_fact(e.text, e.status, e.valid_until, e.occurred_start)
         return turns
 
-    @staticmethod
-    def only_stale(t: PoolTurn) -> bool:
-        """Every fact drawn from the turn is no longer current."""
-        return bool(t.statuses) and all(s != "active" for s in t.statuses)
-
     def ranked(self) -> list[PoolTurn]:
-        """Best first: retrieval score, then arrival."""
+        """Best first: retrieval score, then arrival (search's scores never rise down its list,
+        so the first search's turns keep its order: its first turn is first here)."""
         return sorted(self.turns.values(), key=lambda t: (-t.score, t.order))
 
     def render(self, turns: list[PoolTurn] | None = None, max_chars: int = 1200) -> str:

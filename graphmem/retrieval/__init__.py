@@ -12,13 +12,13 @@ from ..db import Graph
 from ..embed import Embedder
 from ..entities import normalise_name
 from ..errors import InputError
-from ..knowledge import cutoff, decisions_known_at, known
+from ..knowledge import cutoff, decisions_known_at, known, status_at
 from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
-from .fusion import accumulate, fuse
+from .fusion import accumulate, fuse, scores_in_rank_order
 from .inprocess import InProcessBM25
 from .query import QueryAnalysis, analyse, leave_out_names, speaker_about, speakers_named
 from .tunnels import TUNNEL_FUNCTIONS, Hit
@@ -131,6 +131,7 @@ class Retriever:
         if cfg.coverage and q.coverage:
             evidence = spread(evidence, score=lambda e: e.score, session=lambda e: e.session_source_id,
                               decay=cfg.coverage_decay)
+        evidence = scores_in_rank_order(evidence)
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
@@ -171,22 +172,36 @@ class Retriever:
             by_type[c.type].append(c.id)
         rows = store.evidence_details(self.graph, user_id, turn_ids=by_type["turn"],
                                       piece_ids=by_type["piece"], fact_ids=by_type["fact"],
-                                      slot_states=slot_states or known_at is not None)
+                                      slot_states=slot_states or known_at is not None
+                                      or as_of is not None)
         if known_at is not None:
             return self._known_at(user_id, rows, known_at)
         if as_of is None:
             return rows
-        at = utc(as_of)
+        return self._as_of(rows, utc(as_of))
+
+    @staticmethod
+    def _as_of(rows: list[dict[str, Any]], at: datetime) -> list[dict[str, Any]]:
+        """Rows as the world was at `at`, as known today: nothing mentioned later, only facts
+        valid then (each `active`: it was the current version then), and every turn's and
+        piece's slot facts with their status on that date, so a turn that said what held then
+        is not stale."""
         kept = []
         for r in rows:
             if r["mentioned_at"] is not None and utc_native(r["mentioned_at"]) > at:
                 continue  # the graph did not know it yet
+            r = dict(r)
             if r["type"] == "fact":
-                vf, vu = r["valid_from"], r["valid_until"]
-                if r["status"] == "invalid" or (vf is not None and utc_native(vf) > at) or (
-                        vu is not None and utc_native(vu) <= at):
+                if status_at(r["status"], r["valid_from"], r["valid_until"], at) != "active":
                     continue
-                r = {**r, "status": "active"}  # it was the current version then
+                r["status"] = "active"
+            elif r.get("slot_states") is not None:
+                states = [[p, status_at(st, vf, vu, at), i, slot, said, vf, vu]
+                          for p, st, i, slot, said, vf, vu in r["slot_states"]
+                          if known(said, at)]
+                states = [s for s in states if s[1] is not None]  # not begun then
+                r.update(slot_states=states, slot_facts=len(states),
+                         stale_facts=sum(1 for s in states if s[1] != "active"))
             kept.append(r)
         return kept
 
@@ -205,8 +220,8 @@ class Retriever:
                 d = decided[r["id"]]
                 r.update(status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
             elif r["type"] != "fact" and r.get("slot_states") is not None:
-                states = [[p, decided[i].status if i in decided else st, i, slot, at]
-                          for p, st, i, slot, at in r["slot_states"]
+                states = [[p, decided[i].status if i in decided else st, i, slot, at, vf, vu]
+                          for p, st, i, slot, at, vf, vu in r["slot_states"]
                           if known(utc_native(at), known_at)]
                 r.update(slot_states=states, slot_facts=len(states),
                          stale_facts=sum(1 for s in states if s[1] != "active"))

@@ -267,3 +267,14 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
                  merged=r["merged"])
         for r in rows
     ]
+
+
+def scores_in_rank_order(evidence: list[Evidence]) -> list[Evidence]:
+    """Each item's score made at most the score of the item above it: the rules that reorder
+    after fusion (latest first, current first, coverage) place an item above one of higher
+    confidence, and a score that said otherwise would contradict the ranking (a reader sorting
+    by score, the answer's evidence pool, would undo the rule)."""
+    ceiling = float("inf")
+    for e in evidence:
+        e.score = ceiling = min(e.score, ceiling)
+    return evidence

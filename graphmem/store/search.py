@@ -92,14 +92,16 @@ _DETAIL_TIMES = ("mentioned_at", "occurred_start", "occurred_end", "valid_from",
 def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_ids: list[str],
                      fact_ids: list[str], slot_states: bool) -> list[dict[str, Any]]:
     """What fusion needs about each candidate; times as UTC datetimes (the query sends them as
-    epoch microseconds), slot states as [predicate, status, id, slot, mentioned_at]."""
+    epoch microseconds), slot states as [predicate, status, id, slot, mentioned_at, valid_from,
+    valid_until]."""
     rows = graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
                       piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states)
     for r in rows:
         for key in _DETAIL_TIMES:
             r[key] = from_epoch_us(r[key])
         if r["slot_states"]:
-            r["slot_states"] = [[*st[:4], from_epoch_us(st[4])] for st in r["slot_states"]]
+            r["slot_states"] = [[*st[:4], *(from_epoch_us(t) for t in st[4:])]
+                                for st in r["slot_states"]]
     return rows
 
 
