@@ -14,14 +14,15 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    # Both pull in the Neo4j driver (and `Memory` retrieval and answering): a command that talks
-    # to a server (GRAPHMEM_URL) never needs them.
+    # Deferred: both pull in the neo4j driver (and `Memory` retrieval and answering), which a
+    # command that talks to a server (GRAPHMEM_URL) never needs; and every submodule imports this
+    # package first, so importing them here would make every module part of one cycle.
     if name == "Memory":
-        from .memory import Memory
+        from .memory import Memory  # deferred: the neo4j driver, see above
 
         return Memory
     if name == "Graph":
-        from .db import Graph
+        from .db import Graph  # deferred: the neo4j driver, see above
 
         return Graph
     raise AttributeError(f"module 'graphmem' has no attribute {name!r}")

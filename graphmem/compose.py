@@ -8,14 +8,15 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .config import Settings
+from .embed import ENV, Embedder, build, configured_key
 from .errors import ConfigError
-
-if TYPE_CHECKING:
-    from .embed import Embedder
-    from .extract import Extractor
-    from .llm import LLMClient
+from .extract import Extractor, OfflineExtractor
+from .extract.learned import HybridExtractor, ModelExtractor
+from .extract.llm import LLMExtractor
+from .llm import LLMClient, LLMConfig
+from .relate import LLMRelationJudge
 
 EXTRACTORS = ("offline", "model", "hybrid", "llm")  # rules, learned, both, an LLM
 RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
@@ -28,9 +29,6 @@ _EMBEDDERS_LOCK = threading.Lock()
 def embedder(key: str | None = None, env: Mapping[str, str] | None = None) -> Embedder:
     """The embedder named by `key`, else by GRAPHMEM_EMBEDDER (default in graphmem.embed); one
     per process and configuration, since loading a model is the slow part."""
-    from .config import Settings
-    from .embed import ENV, build, configured_key
-
     e = os.environ if env is None else env
     key = configured_key({ENV: key} if key else e)
     cache_dir = Settings.from_env(e).local.cache_dir
@@ -46,8 +44,6 @@ def llm_client(needed_by: str | None = None, prefix: str = "GRAPHMEM_LLM_",
                env: Mapping[str, str] | None = None) -> LLMClient | None:
     """The LLM client configured by `<prefix>*` variables; None when there is none, unless
     `needed_by` names what requires one (then a ConfigError saying what to set)."""
-    from .llm import LLMClient, LLMConfig
-
     config = LLMConfig.from_env(env, prefix=prefix)
     if config is None and needed_by:
         raise ConfigError(f"{needed_by} needs an OpenAI-compatible endpoint: set {prefix}BASE_URL "
@@ -80,23 +76,14 @@ def ingest_parts(extractor: str = "offline", relations: str = "auto",
                             env=env)
     chosen: Extractor
     if extractor == "offline":
-        from .extract import OfflineExtractor
-
         chosen = OfflineExtractor()
     elif extractor in ("model", "hybrid"):
-        from .extract import OfflineExtractor
-        from .extract.learned import HybridExtractor, ModelExtractor
-
         chosen = ModelExtractor()
         if extractor == "hybrid":
             chosen = HybridExtractor(OfflineExtractor(), chosen)
     else:
-        from .extract.llm import LLMExtractor
-
         chosen = LLMExtractor(client)
     judge = None
     if use_judge:
-        from .relate import LLMRelationJudge
-
         judge = LLMRelationJudge(client)
     return IngestParts(chosen, judge, client)

@@ -17,7 +17,7 @@ from graphmem.store._run import records as rows
 
 from . import localneo4j
 from .config import Settings
-from .errors import Neo4jUnavailable, UnknownUser
+from .errors import Neo4jUnavailable
 
 T = TypeVar("T")
 
@@ -30,7 +30,9 @@ _ALREADY_THERE = frozenset(("Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyE
 
 
 class Graph:
-    """A driver plus database name; runs the named queries of `cypher/` with parameters only."""
+    """The connection: a driver plus database name; runs the named queries of `cypher/` with
+    parameters only. Schema and users are not its business (`graphmem.migrate`,
+    `graphmem.store.admin`)."""
 
     def __init__(self, driver: neo4j.Driver, uri: str, database: str | None = None):
         self.driver = driver
@@ -44,11 +46,11 @@ class Graph:
         settings: Settings | None = None,
         *,
         start_local: bool = True,
-        ensure_schema: bool = True,
         echo: Callable[[str], None] = lambda _m: None,
         retry_s: float = 15,
     ) -> Graph:
-        """Connect (starting the managed local Neo4j on demand) and make sure the schema is applied."""
+        """Connect (starting the managed local Neo4j on demand). The schema is the caller's:
+        `graphmem.migrate.apply_schema` (as `Memory` and `migrate.connect` do)."""
         settings = settings or Settings.from_env()
         if settings.external:
             uri = settings.uri
@@ -65,12 +67,7 @@ class Graph:
                 )
             uri, auth = state.bolt_uri, None
         assert uri is not None
-        graph = cls.open(uri, auth, settings.database, retry_s=retry_s)
-        if ensure_schema:
-            from .migrate import apply_schema
-
-            apply_schema(graph, only_if_needed=True)
-        return graph
+        return cls.open(uri, auth, settings.database, retry_s=retry_s)
 
     @classmethod
     def open(cls, uri: str, auth: tuple[str, str] | None, database: str | None, *,
@@ -161,32 +158,3 @@ class Graph:
                 if not exc.is_retryable() or attempt == attempts - 1:
                     raise
                 time.sleep(0.2 * 2 ** attempt * (1 + random.random()))
-
-    def server_version(self) -> str:
-        from .store.admin import server_version
-
-        return server_version(self)
-
-    def require_user(self, user_id: str) -> None:
-        """Raise UnknownUser when the user has no memory in this database."""
-        from .store.admin import user_exists
-
-        if not user_exists(self, user_id):
-            raise UnknownUser(f"no memory for user {user_id!r}")
-
-    def forget_user(self, user_id: str, batch: int = 5000) -> int:
-        """Delete every node of one user (and only that user), in bounded transactions."""
-        from .store.admin import forget_batch
-
-        total = 0
-        while True:
-            deleted = forget_batch(self, user_id, batch)
-            total += deleted
-            if deleted == 0:
-                return total
-
-    def cross_user_edges(self) -> int:
-        """How many edges join two users' nodes (must be 0: users' subgraphs share no edge)."""
-        from .store.admin import cross_user_edges
-
-        return cross_user_edges(self)

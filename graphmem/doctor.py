@@ -12,8 +12,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from graphmem.schema import migrations
+
+from . import localneo4j
+from .compose import embedder as configured_embedder
+from .compose import llm_client
 from .config import Settings
+from .db import Graph
 from .errors import GraphmemError
+from .store import admin
+from .store.embedding import any_embedded
+from .vectorspace import LEGACY_DIMENSIONS, LEGACY_MODEL, recorded
 
 
 @dataclass
@@ -36,10 +45,6 @@ def _try(name: str, probe: Callable[[], tuple[bool, str, str]]) -> Check:
 
 def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str, Any]]:
     """Every check, in order, and the figures behind them (for --json)."""
-    from . import localneo4j
-    from .db import Graph
-    from .store import admin
-
     settings = settings or Settings.from_env()
     checks: list[Check] = []
     figures: dict[str, Any] = {}
@@ -65,12 +70,12 @@ def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str,
 
     def neo4j() -> tuple[bool, str, str]:
         nonlocal graph
-        graph = Graph.connect(settings, ensure_schema=False)
-        return True, f"{graph.uri}: {graph.server_version()}", ""
+        graph = Graph.connect(settings)
+        return True, f"{graph.uri}: {admin.server_version(graph)}", ""
 
     checks.append(_try("neo4j", neo4j))
     if graph is not None:
-        checks += _database_checks(graph, admin, figures)
+        checks += _database_checks(graph, figures)
     checks.append(_try("embedder", lambda: _embedder(graph)))
     if graph is not None:
         graph.close()
@@ -80,9 +85,7 @@ def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str,
     return checks, figures
 
 
-def _database_checks(graph: Any, admin: Any, figures: dict[str, Any]) -> list[Check]:
-    from graphmem.schema import migrations
-
+def _database_checks(graph: Any, figures: dict[str, Any]) -> list[Check]:
     def schema() -> tuple[bool, str, str]:
         done = admin.applied_versions(graph)
         pending = [f"{m.version:04d}_{m.name}" for m in migrations() if m.version not in done]
@@ -110,11 +113,7 @@ def _database_checks(graph: Any, admin: Any, figures: dict[str, Any]) -> list[Ch
 
 def _embedder(graph: Any) -> tuple[bool, str, str]:
     """The configured embedder loads and embeds; its model is the one the database recorded."""
-    from .embed import default_embedder
-    from .store.embedding import any_embedded
-    from .vectorspace import LEGACY_DIMENSIONS, LEGACY_MODEL, recorded
-
-    embedder = default_embedder()
+    embedder = configured_embedder()
     vec = embedder.embed_query("doctor")
     if len(vec) != embedder.dimensions:
         return False, f"{embedder.name} gave {len(vec)} dimensions, not its {embedder.dimensions}", \
@@ -139,8 +138,6 @@ def _embedder(graph: Any) -> tuple[bool, str, str]:
 
 
 def _llm() -> tuple[bool, str, str]:
-    from .compose import llm_client
-
     client = llm_client()
     if client is None:
         return True, "none configured (offline extraction and extractive answers)", ""

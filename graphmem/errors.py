@@ -17,6 +17,7 @@ def connection_lost(exc: BaseException) -> str | None:
     """The error's name when `exc` means the connection to Neo4j broke or its database is not
     serving (stopping, starting), else None: the one rule the facade and the CLI share (the
     driver is imported only once something failed)."""
+    # Deferred: the neo4j driver, which a client of a running server (GRAPHMEM_URL) never loads.
     from neo4j.exceptions import DatabaseUnavailable, ServiceUnavailable, SessionExpired
 
     if isinstance(exc, ServiceUnavailable | SessionExpired | DatabaseUnavailable):

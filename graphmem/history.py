@@ -10,6 +10,7 @@ from .entities import normalise_name
 from .errors import InputError
 from .knowledge import cutoff, decisions_known_at, status_at
 from .store import reads as store
+from .store.admin import require_user
 from .store.nodes import FactEvent
 
 
@@ -90,7 +91,7 @@ def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
     """A memory card for a fact, piece, turn, session or entity of this user."""
     found = store.find_node(graph, user_id, node_id, normalise_name(node_id))
     if found is None:
-        graph.require_user(user_id)
+        require_user(graph, user_id)
         raise InputError(f"user {user_id!r} has no fact, piece, turn, session or entity {node_id!r}")
     label, nid = found
     if label == "FactEvent":

@@ -15,9 +15,10 @@ from typing import IO, Any
 from neo4j.exceptions import DriverError, Neo4jError
 
 from .answer import Answer, Answerer
+from .compose import embedder as configured_embedder
 from .config import Settings
 from .db import Graph
-from .embed import Embedder, default_embedder
+from .embed import Embedder
 from .errors import (
     GraphmemError,
     InputError,
@@ -32,6 +33,7 @@ from .forgetting import TurnRemoval
 from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
 from .metadata import read_metadata, to_pairs
+from .migrate import connect
 from .models import Evidence, Transcript, TurnRecord, stable_id
 from .pages import Page
 from .pages import decode as decode_cursor
@@ -112,7 +114,7 @@ class Memory:
         `ingest_llm`: the client extraction and relation judging use, if any (for its usage)."""
         self.llm = llm
         self.ingest_llm = ingest_llm
-        self.graph = graph or Graph.connect()
+        self.graph = graph or connect()
         self.extractor = extractor or OfflineExtractor()
         self._embedder = embedder
         self._space_checked = False
@@ -131,14 +133,13 @@ class Memory:
         """A Memory composed from settings and the GRAPHMEM_LLM_* environment: the extractor
         (offline | llm), who judges relations (auto | rules | llm) and, with `answer_llm`, the
         answering client. Configuration errors are raised before any connection."""
-        from .compose import embedder as configured_embedder
         from .compose import ingest_parts, llm_client
 
         parts = ingest_parts(extractor, relations)
         embedder = embedder or configured_embedder()
         answering = llm_client() if answer_llm else None
         opts = replace(options or IngestOptions(), relation_judge=parts.relation_judge)
-        graph = graph or Graph.connect(settings, echo=echo, retry_s=retry_s)
+        graph = graph or connect(settings, echo=echo, retry_s=retry_s)
         return cls(graph, extractor=parts.extractor, embedder=embedder, options=opts,
                    llm=answering, ingest_llm=parts.client)
 
@@ -149,7 +150,7 @@ class Memory:
         if not self._space_checked:
             with self._lazy:
                 if self._embedder is None:
-                    self._embedder = default_embedder()
+                    self._embedder = configured_embedder()
                 if not self._space_checked:
                     from .vectorspace import require
 
@@ -260,7 +261,7 @@ class Memory:
     @_neo4j_lost
     def forget(self, user_id: str) -> int:
         """Delete every node of one user (and nothing else); the number of nodes deleted."""
-        return self.graph.forget_user(user_id)
+        return admin.forget_user(self.graph, user_id)
 
     # --- one memory at a time --------------------------------------------------------------------
 
@@ -312,7 +313,7 @@ class Memory:
         _bounded(fact_id, "fact_id", MAX_ID_CHARS)
         found = store_reads.fact(self.graph, user_id, fact_id)
         if found is None:
-            self.graph.require_user(user_id)
+            admin.require_user(self.graph, user_id)
             raise UnknownId(f"user {user_id!r} has no fact {fact_id!r}")
         return found
 
@@ -325,7 +326,7 @@ class Memory:
         _bounded(turn_id, "turn_id", MAX_ID_CHARS)
         found = store_reads.turns_named(self.graph, user_id, turn_id)
         if not found:
-            self.graph.require_user(user_id)
+            admin.require_user(self.graph, user_id)
             raise UnknownId(f"user {user_id!r} has no turn {turn_id!r}")
         if len(found) > 1:
             raise InputError(f"turn id {turn_id!r} names {len(found)} turns of user {user_id!r} "
@@ -343,7 +344,7 @@ class Memory:
         after = decode_cursor("sessions", cursor, {"at": int, "id": str})
         rows = store_reads.sessions_page(self.graph, user_id, after, limit + 1)
         if not rows and after is None:
-            self.graph.require_user(user_id)
+            admin.require_user(self.graph, user_id)
         return make_page("sessions", rows, limit, {"at": "at", "id": "id"},
                          SessionSummary.from_row)
 
@@ -361,11 +362,11 @@ class Memory:
         if session_id is not None:
             stored = stable_id("session", user_id, session_id)
             if store_sessions.session(self.graph, user_id, stored) is None:
-                self.graph.require_user(user_id)
+                admin.require_user(self.graph, user_id)
                 raise UnknownId(f"user {user_id!r} has no session {session_id!r}")
         rows = store_reads.turns_page(self.graph, user_id, stored, after, limit + 1)
         if not rows and after is None:
-            self.graph.require_user(user_id)
+            admin.require_user(self.graph, user_id)
         return make_page("turns", rows, limit, {"at": "at", "session": "session_id", "idx": "idx"},
                          Turn.from_row)
 
@@ -373,7 +374,7 @@ class Memory:
 
     @_neo4j_lost
     def require_user(self, user_id: str) -> None:
-        self.graph.require_user(user_id)
+        admin.require_user(self.graph, user_id)
 
     @_neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
@@ -511,7 +512,6 @@ class Memory:
                 on_progress: Callable[[str, int, int], None] | None = None) -> ReembedReport:
         """Re-embed every stored embedding with the embedder `to` names (default: the configured
         one), resumable; see graphmem.reembed. This Memory embeds with it afterwards."""
-        from .compose import embedder as configured_embedder
         from .reembed import reembed
 
         target = configured_embedder(to)

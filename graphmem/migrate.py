@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from neo4j.exceptions import Neo4jError
 
 from graphmem.schema import migrations
 
+from .config import Settings
+from .db import Graph
 from .errors import SchemaError
 from .store import admin as store
-
-if TYPE_CHECKING:
-    from .db import Graph
 
 
 @dataclass
@@ -55,6 +55,18 @@ def apply_schema(graph: Graph, *, only_if_needed: bool = False, await_s: int = 3
         applied.append(f"{m.version:04d}_{m.name}")
     graph.run_statement(f"CALL db.awaitIndexes({int(await_s)})")
     return SchemaReport(applied, latest)
+
+
+def connect(settings: Settings | None = None, *, start_local: bool = True,
+            echo: Callable[[str], None] = lambda _m: None, retry_s: float = 15) -> Graph:
+    """`Graph.connect`, then the migrations not yet applied: a database ready for memory."""
+    graph = Graph.connect(settings, start_local=start_local, echo=echo, retry_s=retry_s)
+    try:
+        apply_schema(graph, only_if_needed=True)
+    except BaseException:
+        graph.close()
+        raise
+    return graph
 
 
 def schema_status(graph: Graph) -> dict[str, Any]:

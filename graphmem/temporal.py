@@ -7,6 +7,8 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from typing import Any, Literal
 
+from dateutil.easter import easter
+
 from .models import TimeExpression
 
 Prefer = Literal["past", "future"]
@@ -378,8 +380,6 @@ def _r_half_ago(c: _Ctx, g: dict[str, Any]) -> _Range:
 
 def _holiday_on(name: str, y: int) -> tuple[date, date]:
     """The first day and the day after the last of holiday `name` in year `y`."""
-    from dateutil.easter import easter
-
     n = " ".join(name.replace("’", "'").replace("'", "").replace(".", "").split())
     if n.startswith("easter") or n == "good friday":
         e = easter(y)
@@ -645,7 +645,7 @@ def _dateparser_fallback(c: _Ctx, s: str) -> _Range | None:
     """Let dateparser read what the rules do not, but only text naming a calendar date."""
     if not _CALENDARISH.search(s) or _RELATIONAL.search(s):
         return None
-    from dateparser.date import DateDataParser  # slow to import; rarely needed
+    from dateparser.date import DateDataParser  # deferred: dateparser is slow to import, rarely needed
 
     settings = {"RELATIVE_BASE": c.anchor.replace(tzinfo=None), "RETURN_AS_TIMEZONE_AWARE": False,
                 "PREFER_DATES_FROM": c.prefer}

@@ -27,6 +27,7 @@ from .metadata import pair_error
 from .models import stable_id
 from .store import admin
 from .store import transfer as store
+from .vectorspace import recorded
 
 FORMAT_VERSION = 1
 LABELS = ("User", "Session", "Turn", "MessagePiece", "FactEvent", "Entity")
@@ -64,7 +65,7 @@ def _decode(value: Any) -> Any:
 
 def export_lines(graph: Any, user_id: str) -> Iterator[str]:
     """The lines of a user's export (the user must exist)."""
-    graph.require_user(user_id)
+    admin.require_user(graph, user_id)
     yield json.dumps({"graphmem_export": FORMAT_VERSION, "user_id": user_id})
     for n in store.user_nodes(graph, user_id):
         yield json.dumps({"node": n["label"], "props": _encode(n["props"])}, sort_keys=True)
@@ -427,8 +428,6 @@ def import_user(graph: Any, path: Path) -> dict[str, Any]:
     checked whole (see `read_export`) and written in one transaction, which first checks that no
     id of the file is taken; every refusal is one InputError naming the file and the record, and
     leaves the database as it was."""
-    from .vectorspace import recorded
-
     space = recorded(graph)
     user_id, nodes, edges, digest = read_export(path, dimensions=space.dimensions if space else None)
     if admin.user_exists(graph, user_id):

@@ -14,6 +14,7 @@ from graphmem import localneo4j
 from graphmem.config import NEO4J_VERSION, Settings
 from graphmem.db import Graph
 from graphmem.migrate import apply_schema
+from graphmem.store.admin import cross_user_edges, forget_user
 
 NEO4J_IMAGE = f"neo4j:{NEO4J_VERSION}-community"
 
@@ -86,7 +87,7 @@ def user_id(neo4j_graph: Graph) -> Iterator[str]:
     """A fresh user per test, so tests never see each other's memory; removed afterwards."""
     uid = f"test-{uuid.uuid4().hex[:12]}"
     yield uid
-    neo4j_graph.forget_user(uid)
+    forget_user(neo4j_graph, uid)
 
 
 @pytest.fixture
@@ -100,7 +101,7 @@ def new_user(neo4j_graph: Graph) -> Iterator[Callable[[], str]]:
 
     yield new
     for uid in made:
-        neo4j_graph.forget_user(uid)
+        forget_user(neo4j_graph, uid)
 
 
 @pytest.fixture(autouse=True)
@@ -109,7 +110,7 @@ def _no_cross_user_edges(request: pytest.FixtureRequest) -> Iterator[None]:
     yield
     if "neo4j_graph" in request.fixturenames:
         graph = request.getfixturevalue("neo4j_graph")
-        assert graph.cross_user_edges() == 0, "an edge joins two users' nodes"
+        assert cross_user_edges(graph) == 0, "an edge joins two users' nodes"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -16,9 +16,9 @@ class FakeVectors:
 
     def __init__(self, name=None, dimensions=None):
         if name is None:
-            from graphmem.embed import default_embedder
+            from graphmem.compose import embedder as configured_embedder
 
-            name, dimensions = default_embedder().name, dimensions or 384
+            name, dimensions = configured_embedder().name, dimensions or 384
         self.name, self.dimensions = name, dimensions or 384
         self.calls = 0  # texts embedded
 

@@ -33,6 +33,7 @@ from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor
 from graphmem.loaders import load
 from graphmem.memory import Memory
+from graphmem.migrate import connect
 from graphmem.models import Transcript
 from graphmem.store.currency import rule_edges
 
@@ -79,7 +80,7 @@ def ingest(lme: str, lme_limit: int, locomo: str,
            only: str | None = None) -> dict[str, Any]:
     """Store the audited users (sessions already stored are skipped)."""
     out: dict[str, Any] = {}
-    with Graph.connect() as graph:
+    with connect() as graph:
         ingestor = audit_ingestor(graph)
         for dataset, path, limit in (("longmemeval", lme, lme_limit), ("locomo", locomo, None)):
             if only and dataset != only:

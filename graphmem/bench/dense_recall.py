@@ -15,14 +15,14 @@ import sys
 import time
 from typing import Any
 
+from graphmem.compose import embedder as configured_embedder
 from graphmem.config import Settings
-from graphmem.db import Graph
-from graphmem.embed import default_embedder
 from graphmem.extract import OfflineExtractor
 from graphmem.ingest import Ingestor
 from graphmem.loaders import load
+from graphmem.migrate import connect
 from graphmem.models import Transcript
-from graphmem.store.admin import server_version
+from graphmem.store.admin import forget_user, server_version
 from graphmem.store.search import dense_heads, vector_index_filters
 
 from .questions import longmemeval_questions
@@ -34,12 +34,12 @@ def _heads(rows: list[dict[str, Any]], kind: str) -> list[str]:
 
 def run_dense_recall(path: str, *, limit: int = 10, ks: tuple[int, ...] = (10,),
                      keep: bool = False) -> dict[str, Any]:
-    embedder = default_embedder()
+    embedder = configured_embedder()
     questions = [q.question for q in longmemeval_questions(path, limit)]
     vectors = [embedder.embed_query(q) for q in questions]
     prefix = f"recall-{int(time.time())}-"
     users: list[str] = []
-    with Graph.connect(Settings.from_env()) as graph:
+    with connect(Settings.from_env()) as graph:
         if not vector_index_filters(graph):
             raise SystemExit(f"{server_version(graph)} has no user-filtered vector index: "
                              "nothing to compare")
@@ -75,7 +75,7 @@ def run_dense_recall(path: str, *, limit: int = 10, ks: tuple[int, ...] = (10,),
         finally:
             if not keep:
                 for uid in users:
-                    graph.forget_user(uid)
+                    forget_user(graph, uid)
     return result
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from graphmem import localneo4j
+from graphmem.compose import embedder as configured_embedder
 from graphmem.compose import ingest_parts
 from graphmem.config import Settings
-from graphmem.db import Graph
-from graphmem.embed import default_embedder
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
+from graphmem.migrate import connect
 from graphmem.models import Transcript
+from graphmem.store import admin
 from graphmem.vectorspace import require
 
 
@@ -63,10 +64,10 @@ def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None 
     result = IngestBench(path=str(path))
     result.machine = {"cpus": __import__("os").cpu_count(), "python": platform.python_version(),
                       "platform": platform.platform()}
-    embedder = default_embedder()
+    embedder = configured_embedder()
     embedder.embed_documents(["warm up"])  # model load is not ingest time
     users: list[str] = []
-    with Graph.connect(settings) as graph:
+    with connect(settings) as graph:
         require(graph, embedder)
         ingestor = Ingestor(graph, ingest_parts(extractor).extractor, embedder, options)
         started = time.perf_counter()
@@ -90,7 +91,7 @@ def run_ingest_bench(path: str, *, limit: int | None = None, prefix: str | None 
         result.load_seconds = load_time
         if not keep:
             for uid in users:
-                graph.forget_user(uid)
+                admin.forget_user(graph, uid)
     for name in ("users", "sessions", "turns", "pieces", "facts", "rejected"):
         setattr(result, name, getattr(total, name))
     result.python_peak_rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -21,6 +21,7 @@ from graphmem.db import Graph
 from graphmem.errors import GraphmemError
 from graphmem.llm import LLMClient
 from graphmem.memory import Memory
+from graphmem.migrate import connect
 
 from .judge import judge
 from .published import PublishedPoint, find_paper, read_points
@@ -37,7 +38,7 @@ class PromptTokens:
         self.method = "chars/4 estimate"
         self._encode: Callable[[str], list[int]] | None = None
         try:
-            import tiktoken
+            import tiktoken  # deferred: optional, not a dependency; chars/4 without it
 
             self._encode = tiktoken.get_encoding("o200k_base").encode
             self.method = "tiktoken o200k_base"
@@ -75,7 +76,7 @@ def run_qa_bench(path: str, *, limit: int | None = None, dry_run: bool = False,
                  on_session: Callable[[Any], None] | None = None) -> dict[str, Any]:
     questions = longmemeval_questions(path, limit=limit)
     own_graph = graph is None
-    graph = graph or Graph.connect()
+    graph = graph or connect()
     try:
         ensure_ingested(graph, "longmemeval", path, limit, echo, on_session)
         memory = Memory(graph, llm=answer_client)
@@ -195,10 +196,10 @@ def markdown(results: dict[str, Any]) -> str:
 
 def plot_cost_accuracy(results: dict[str, Any], points: list[PublishedPoint], path: Path) -> None:
     """Accuracy against mean dollars per question (log x): published points and this run."""
-    import matplotlib
+    import matplotlib  # deferred: the optional `bench` extra (charts only)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # deferred with matplotlib
 
     fig, ax = plt.subplots(figsize=(9, 6))
     for p in points:

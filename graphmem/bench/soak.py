@@ -116,7 +116,7 @@ def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: flo
     res.turns_per_s = res.turns / res.seconds if res.seconds else 0.0
     echo(f"soak done in {res.seconds:.0f} s; checking consistency against a serial ingestion…")
 
-    res.cross_user_edges = mem.graph.cross_user_edges()
+    res.cross_user_edges = admin.cross_user_edges(mem.graph)
     res.half_written_sessions = 0
     by_id = {t.user_id: t for t in transcripts}
     for uid in done_ids:

@@ -133,7 +133,7 @@ def schema_apply() -> None:
     from ..db import Graph
     from ..migrate import apply_schema
 
-    with Graph.connect(ensure_schema=False, echo=_echo_err) as g:
+    with Graph.connect(echo=_echo_err) as g:
         report = apply_schema(g)
     if report.applied:
         click.echo("applied: " + ", ".join(report.applied))
@@ -147,10 +147,11 @@ def schema_status_cmd(as_json: bool) -> None:
     """List the schema version, constraints and indexes."""
     from ..db import Graph
     from ..migrate import schema_status
+    from ..store.admin import server_version
 
-    with Graph.connect(ensure_schema=False, echo=_echo_err) as g:
+    with Graph.connect(echo=_echo_err) as g:
         st = schema_status(g)
-        server = g.server_version()
+        server = server_version(g)
     if as_json:
         click.echo(json.dumps(st, default=str))
         return

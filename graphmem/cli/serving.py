@@ -57,14 +57,14 @@ def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_b
             raise ConfigError(f"refusing to listen on {host} without API keys: set "
                               "GRAPHMEM_API_KEYS or GRAPHMEM_API_KEYS_FILE, or use --host 127.0.0.1")
         _echo_err("graphmem serve: no API keys configured, so loopback only and every user open")
-    from ..embed import default_embedder
+    from ..compose import embedder as configured_embedder
     from ..server.batching import BatchingEmbedder
 
     if torch_threads is not None:  # torch is loaded only for an embedder that runs on it
         import torch
 
         torch.set_num_threads(torch_threads)
-    embedder = BatchingEmbedder(default_embedder()) if embed_batching else default_embedder()
+    embedder = BatchingEmbedder(configured_embedder()) if embed_batching else configured_embedder()
     mem = open_memory(extractor=extractor, relations=relations, retry_s=2, embedder=embedder)
     mem.warm()
     app = create_app(mem, keys, workers=workers, max_pending=max_pending,

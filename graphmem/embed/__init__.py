@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import ConfigError
+from .minilm import MiniLMEmbedder
+from .onnx import MODELS, OnnxEmbedder
+from .openai import OpenAIEmbedder
 
 
 class Embedder(Protocol):
@@ -62,22 +65,10 @@ def configured_key(env: Mapping[str, str]) -> str:
 def build(key: str, env: Mapping[str, str], cache_dir) -> Embedder:
     """A new embedder of the registry (models load on first use)."""
     if key == "minilm":
-        from .minilm import MiniLMEmbedder
-
         return MiniLMEmbedder()
     if key in ("bge-small", "e5-small"):
-        from .onnx import MODELS, OnnxEmbedder
-
         return OnnxEmbedder(MODELS[key], cache_dir)
     if key == "openai":
-        from .openai import OpenAIEmbedder
-
         return OpenAIEmbedder.from_env(env)
     raise ConfigError(f"unknown embedder {key!r}; use one of {', '.join(EMBEDDERS)}")
 
-
-def default_embedder() -> Embedder:
-    """The embedder the environment configures (GRAPHMEM_EMBEDDER), one per process."""
-    from ..compose import embedder
-
-    return embedder()

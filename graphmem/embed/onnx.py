@@ -147,6 +147,7 @@ class OnnxEmbedder:
     def _load(self):
         with self._lock:
             if self._session is None:
+                # Deferred: onnxruntime (and the tokenizer), loaded with the model on first use.
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
 

@@ -72,7 +72,7 @@ class OpenAIEmbedder:
             return []
         with self._lock:
             if self._client is None:
-                from openai import OpenAI
+                from openai import OpenAI  # deferred: the openai SDK takes about a second to import
 
                 self._client = OpenAI(base_url=self.base_url, api_key=self.api_key or "none",
                                       timeout=self.timeout_s, max_retries=2)

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
+import diskcache
 import openai
 from openai.types.chat import ChatCompletion
 
@@ -221,8 +222,6 @@ class LLMClient:
                                      timeout=config.timeout_s, max_retries=0)
         self._cache: Any = None
         if config.cache_dir:
-            import diskcache
-
             self._cache = diskcache.Cache(config.cache_dir)
 
     @property

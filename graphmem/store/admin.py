@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from graphmem.cypher import query
 
+from ..errors import UnknownUser
+
 if TYPE_CHECKING:
     from ..db import Graph
 
@@ -34,6 +36,12 @@ def user_exists(graph: Graph, user_id: str) -> bool:
     return bool(graph.read("user_exists", user_id=user_id)[0]["exists"])
 
 
+def require_user(graph: Graph, user_id: str) -> None:
+    """Raise UnknownUser when the user has no memory in this database."""
+    if not user_exists(graph, user_id):
+        raise UnknownUser(f"no memory for user {user_id!r}")
+
+
 def stats(graph: Graph, user_id: str | None = None) -> dict[str, int]:
     """Counts of users, sessions, turns, pieces, facts and entities (of one user, or all)."""
     return dict(graph.read("stats", user_id=user_id)[0])
@@ -47,6 +55,16 @@ def facts_by_extractor(graph: Graph, user_id: str | None = None) -> dict[str, in
 def forget_batch(graph: Graph, user_id: str, batch: int) -> int:
     """Delete up to `batch` nodes of each kind of one user; the number deleted."""
     return int(graph.write("forget_user_batch", user_id=user_id, batch=batch)[0]["deleted"])
+
+
+def forget_user(graph: Graph, user_id: str, batch: int = 5000) -> int:
+    """Delete every node of one user (and only that user), in bounded transactions; how many."""
+    total = 0
+    while True:
+        deleted = forget_batch(graph, user_id, batch)
+        total += deleted
+        if deleted == 0:
+            return total
 
 
 def cross_user_edges(graph: Graph) -> int:

@@ -11,6 +11,7 @@ from graphmem.cli import main
 from graphmem.ingest import IngestOptions
 from graphmem.llm import LLMClient, LLMError
 from graphmem.memory import Memory
+from graphmem.store.admin import forget_user
 from tests import llmstub
 from tests.helpers import FakeVectors, _transcript, dt
 from tests.llmstub import StubReply
@@ -165,7 +166,7 @@ def test_cypher_read_refuses_writes_and_other_users(graph, memory_user, llm_stub
         # Both users said the same words: only the row count can tell whose turns came back.
         assert theirs > 0 and len(rows) == mine
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_not_in_memory(graph, memory_user, llm_stub):

@@ -7,6 +7,7 @@ import uuid
 from click.testing import CliRunner
 
 from graphmem.cli import main
+from graphmem.store.admin import forget_user
 from tests import llmstub
 
 llm_stub = llmstub.llm_stub
@@ -71,4 +72,4 @@ def test_dry_run_and_judged_run(graph, tmp_path, llm_stub):
         assert "unanswerable question" in judge_prompts[1]  # the _abs template
     finally:
         for qid in qids:
-            graph.forget_user("lme:" + qid)
+            forget_user(graph, "lme:" + qid)

@@ -34,6 +34,7 @@ from graphmem.client import (
     TurnRemoval,
     UploadResult,
 )
+from graphmem.store.admin import forget_user
 from tests.integration.test_server import free_port, start_server, stop, wait_ready
 
 USER_KEY = "client-key-0123456789"
@@ -44,8 +45,8 @@ ADMIN_KEY = "client-admin-0123456789"
 def user(neo4j_graph) -> Iterator[str]:
     uid = f"test-cli-{uuid.uuid4().hex[:10]}"
     yield uid
-    neo4j_graph.forget_user(uid)
-    neo4j_graph.forget_user(f"{uid}-up")
+    forget_user(neo4j_graph, uid)
+    forget_user(neo4j_graph, f"{uid}-up")
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from graphmem.cli import main
 from graphmem.history import facts_as_of, inspect, timeline
 from graphmem.ingest import IngestOptions
 from graphmem.memory import Memory
+from graphmem.store.admin import forget_user
 from tests.helpers import FakeVectors, _transcript, dt
 
 
@@ -103,7 +104,7 @@ def test_backfill_out_of_order_gives_the_same_state(graph, user_id):
         _ingest(graph, other, order=[3, 5, 0, 4, 2, 1])
         assert _state(graph, other) == in_order
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_without_currency_everything_stays_active(graph, user_id):

@@ -11,6 +11,7 @@ from graphmem.llm import LLMClient, LLMError
 from graphmem.memory import Memory
 from graphmem.models import FactCandidate, RoleRef, SessionRecord, Transcript, TurnRecord
 from graphmem.relate import LLMRelationJudge
+from graphmem.store.admin import forget_user
 from tests import llmstub
 from tests.helpers import FakeVectors, dt
 from tests.llmstub import StubReply
@@ -138,7 +139,7 @@ def test_llm_relations_are_order_independent(graph, user_id, llm_stub):
         _memory(graph, llm_stub).ingest([_transcript(backfill, order=(3, 1, 2, 0))])
         assert _state(graph, backfill) == _state(graph, user_id)
     finally:
-        graph.forget_user(backfill)
+        forget_user(graph, backfill)
 
 
 def test_none_draws_no_edge_and_the_model_sees_only_this_users_facts(graph, user_id, llm_stub):
@@ -158,7 +159,7 @@ def test_none_draws_no_edge_and_the_model_sees_only_this_users_facts(graph, user
         assert [[c["text"] for c in n["candidates"]] for n in prompts[0]] == [
             ["The user works as a junior analyst."]]
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_garbage_from_the_model_writes_nothing_for_that_session(graph, user_id, llm_stub):

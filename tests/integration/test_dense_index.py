@@ -11,6 +11,7 @@ import pytest
 
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
+from graphmem.store.admin import forget_user
 from graphmem.store.search import dense_heads, vector_index_filters
 from tests.helpers import SCENARIO, FakeVectors, _transcript, dt
 
@@ -34,7 +35,7 @@ def decoys(neo4j_graph):
     Memory(neo4j_graph, embedder=FakeVectors()).ingest([_decoy(d, COPIES) for d in ids])
     yield ids
     for d in ids:
-        neo4j_graph.forget_user(d)
+        forget_user(neo4j_graph, d)
 
 
 def test_index_is_used_where_the_server_has_filters(graph):

@@ -19,6 +19,7 @@ import pytest
 
 from graphmem.memory import Memory
 from graphmem.models import TurnRecord, stable_id
+from graphmem.store.admin import forget_user
 from tests.helpers import FakeVectors, _transcript
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
@@ -32,7 +33,7 @@ def carol_lines(neo4j_graph) -> list[str]:
     memory.ingest([_transcript(carol)])
     buf = io.StringIO()
     memory.export_user(carol, buf)
-    neo4j_graph.forget_user(carol)
+    forget_user(neo4j_graph, carol)
     return buf.getvalue().splitlines()
 
 
@@ -46,7 +47,7 @@ def people(neo4j_graph):
 
     yield new
     for user_id in made:
-        neo4j_graph.forget_user(user_id)
+        forget_user(neo4j_graph, user_id)
 
 
 def _as(lines: list[str], user_id: str) -> list[str]:

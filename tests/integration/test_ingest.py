@@ -16,6 +16,7 @@ from graphmem.ingest import IngestOptions, Ingestor
 from graphmem.loaders import load
 from graphmem.memory import Memory
 from graphmem.models import FactCandidate, SessionRecord, Transcript, TurnRecord
+from graphmem.store.admin import forget_user
 from tests.helpers import FakeVectors
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -135,8 +136,8 @@ def test_users_prepared_ahead_are_written_in_order_and_a_bad_one_stops_after_the
         assert twice.users == 2 and twice.sessions == 4 and twice.sessions_unchanged == 4
         assert _counts(graph, after) == _counts(graph, user_id)
     finally:
-        graph.forget_user(bad)
-        graph.forget_user(after)
+        forget_user(graph, bad)
+        forget_user(graph, after)
 
 
 class LyingExtractor:
@@ -180,7 +181,7 @@ def test_users_are_isolated_and_forget_removes_only_one(graph, user_id):
         assert _counts(graph, other)["sessions"] == 0
         assert _counts(graph, user_id) == a
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_hostile_text_is_stored_verbatim_and_searchable(graph, user_id):
@@ -259,13 +260,13 @@ def test_killed_ingest_then_rerun_matches_uninterrupted(graph, user_id, tmp_path
         Memory(graph).ingest(Transcript(clean, t.sessions) for t in load(path))
         assert _counts(graph, clean) == {**final, "users": 1}
     finally:
-        graph.forget_user(clean)
+        forget_user(graph, clean)
 
 
 def test_entities_resolve_by_name_and_by_meaning(graph, user_id):
     from datetime import UTC, datetime
 
-    from graphmem.embed import default_embedder
+    from graphmem.compose import embedder as configured_embedder
 
     def session(sid, day, text):
         return SessionRecord(sid, datetime(2024, 1, day, tzinfo=UTC), [TurnRecord("user", text)])
@@ -275,7 +276,7 @@ def test_entities_resolve_by_name_and_by_meaning(graph, user_id):
                              session("c", 3, "I live in Denver, CO."),
                              session("d", 4, "I live in Denver."),
                              session("e", 5, "I moved to Boulder.")])
-    Memory(graph, embedder=default_embedder()).ingest([t])
+    Memory(graph, embedder=configured_embedder()).ingest([t])
     with graph.session(read_only=True) as s:
         rows = s.run("MATCH (e:Entity {user_id: $u}) RETURN e.norm_name AS n, e.aliases AS a "
                      "ORDER BY n", u=user_id).data()

@@ -17,6 +17,7 @@ from graphmem.errors import InputError, OutOfBounds
 from graphmem.loaders import load
 from graphmem.memory import Memory
 from graphmem.models import TurnRecord
+from graphmem.store.admin import forget_user
 from tests.helpers import FakeVectors
 from tests.integration.test_server import free_port, start_server, stop, wait_ready
 
@@ -196,8 +197,8 @@ def test_over_http(neo4j_graph):
                 assert many.status_code == 422 and "17 keys" in many.json()["error"]["message"]
     finally:
         stop(proc)
-        neo4j_graph.forget_user(alice)
-        neo4j_graph.forget_user(bob)
+        forget_user(neo4j_graph, alice)
+        forget_user(neo4j_graph, bob)
 
 
 def test_over_mcp_stdio(neo4j_graph, user_id):

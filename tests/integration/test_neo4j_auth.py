@@ -20,6 +20,8 @@ from graphmem.config import Settings
 from graphmem.db import Graph
 from graphmem.errors import Neo4jUnavailable
 from graphmem.memory import Memory
+from graphmem.migrate import connect
+from graphmem.store.admin import cross_user_edges
 from tests.helpers import FakeVectors, _transcript
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,12 +53,12 @@ def test_neo4j_routing_scheme_with_credentials(auth_neo4j):
     state, password = auth_neo4j
     uri = f"neo4j://{state.host}:{state.bolt_port}"
     env = {"NEO4J_URI": uri, "NEO4J_USERNAME": "neo4j", "NEO4J_PASSWORD": password}
-    graph = Graph.connect(Settings.from_env({**os.environ, **env}))
+    graph = connect(Settings.from_env({**os.environ, **env}))
     try:
         user = f"auth-{uuid.uuid4().hex[:8]}"
         Memory(graph, embedder=FakeVectors()).ingest([_transcript(user)])
         assert Memory(graph).stats(user)["sessions"] > 0
-        assert graph.cross_user_edges() == 0
+        assert cross_user_edges(graph) == 0
     finally:
         graph.close()
 

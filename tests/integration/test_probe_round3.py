@@ -35,6 +35,7 @@ from graphmem.answer import CypherRefused, cypher_read
 from graphmem.history import inspect
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord, stable_id
+from graphmem.store.admin import cross_user_edges, forget_user
 from tests.helpers import SCENARIO, FakeVectors, _transcript
 from tests.integration.test_server import free_port, start_server, stop, wait_ready
 
@@ -57,8 +58,8 @@ def _outcome(graph, uid: str, query: str, params: dict | None = None):
 def pair(neo4j_graph) -> Iterator[tuple[str, str]]:
     own, victim = f"own3-{uuid.uuid4().hex[:8]}", f"victim3-{uuid.uuid4().hex[:8]}"
     yield own, victim
-    neo4j_graph.forget_user(own)
-    neo4j_graph.forget_user(victim)
+    forget_user(neo4j_graph, own)
+    forget_user(neo4j_graph, victim)
 
 
 # Each `{victim}` is the victim's user id. All must be refused or answer only the caller's data,
@@ -156,7 +157,7 @@ def test_new_cypher_shapes_answer_alike_with_the_victim_present_or_forgotten(gra
     for (q, _p), (result, _t) in zip(shapes, present, strict=True):
         text = json.dumps(result)
         assert victim not in text and "CANARY" not in text, f"{q} leaked: {text[:200]}"
-    graph.forget_user(victim)
+    forget_user(graph, victim)
     gone = [_outcome(graph, own, q, p) for q, p in shapes]
     for (q, _p), a, b in zip(shapes, present, gone, strict=True):
         assert a == b, f"the victim changed the outcome of {q}: {a} vs {b}"
@@ -190,7 +191,7 @@ def test_planner_statistics_do_not_decide_whether_a_query_is_refused(graph, pair
         return out
 
     present = ladder()
-    graph.forget_user(victim)
+    forget_user(graph, victim)
     gone = ladder()
     assert present == gone, f"refusals with the victim {present}, without {gone}"
 
@@ -226,7 +227,7 @@ def _raw(port: int, method: str, target: str, headers: dict[str, str], body: byt
 def web_user(neo4j_graph) -> Iterator[str]:
     u = f"test-probe3-{uuid.uuid4().hex[:10]}"
     yield u
-    neo4j_graph.forget_user(u)
+    forget_user(neo4j_graph, u)
 
 
 def _msg() -> bytes:
@@ -317,7 +318,7 @@ def test_legacy_ids_squatting_the_victims_ids_change_nothing_of_theirs(graph, pa
     memory = Memory(graph, embedder=FakeVectors())
     memory.ingest([_transcript(carol), _transcript(victim)])
     lines = _export(graph, carol)
-    graph.forget_user(carol)
+    forget_user(graph, carol)
     victim_turn = graph.read("user_turns", user_id=victim)[0]["id"]
     future = stable_id("session", victim, "live-9")
     out, squats = [], iter([victim_turn, future, victim])
@@ -338,7 +339,7 @@ def test_legacy_ids_squatting_the_victims_ids_change_nothing_of_theirs(graph, pa
     assert memory.stats(victim) == before
     added = memory.append(victim, "live-9", [TurnRecord("user", "I live in Oslo.")])
     assert added.created and len(added.added) == 1
-    assert graph.cross_user_edges() == 0
+    assert cross_user_edges(graph) == 0
 
 
 def test_a_header_user_equal_to_the_victims_turn_id_is_refused(graph, pair, tmp_path):
@@ -349,11 +350,11 @@ def test_a_header_user_equal_to_the_victims_turn_id_is_refused(graph, pair, tmp_
     memory.ingest([_transcript(victim), Transcript(carol, [SessionRecord(
         "c1", SCENARIO[0][1], [TurnRecord("user", "I have a dog.")])])])
     victim_turn = graph.read("user_turns", user_id=victim)[0]["id"]
-    graph.forget_user(victim_turn)
+    forget_user(graph, victim_turn)
     memory.ingest([Transcript(victim_turn, [SessionRecord(
         "c1", SCENARIO[0][1], [TurnRecord("user", "I have a dog.")])])])
     lines = _export(graph, victim_turn)
-    graph.forget_user(victim_turn)
+    forget_user(graph, victim_turn)
     path = tmp_path / "squat.jsonl"
     path.write_text("\n".join(lines) + "\n")
     before = memory.stats(victim)

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.history import facts_as_of, timeline
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
@@ -15,7 +15,7 @@ from tests.helpers import dt
 
 @pytest.fixture(scope="module")
 def minilm():
-    return default_embedder()
+    return configured_embedder()
 
 
 def _sessions(*items):

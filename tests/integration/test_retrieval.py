@@ -7,13 +7,14 @@ import pytest
 from click.testing import CliRunner
 
 from graphmem.cli import main
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.errors import OutOfBounds
 from graphmem.memory import MAX_QUERY_CHARS, Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.retrieval import PRESETS, preset
 from graphmem.retrieval.query import analyse
 from graphmem.retrieval.tunnels import dense_tunnel
+from graphmem.store.admin import forget_user
 from tests.helpers import _transcript
 
 PRESET_NAMES = sorted(PRESETS)
@@ -21,7 +22,7 @@ PRESET_NAMES = sorted(PRESETS)
 
 @pytest.fixture(scope="module")
 def minilm():
-    return default_embedder()
+    return configured_embedder()
 
 
 def _owner_of(graph, ids):
@@ -59,7 +60,7 @@ def test_no_search_returns_another_users_evidence(graph, user_id, minilm):
                     assert _owner_of(graph, [e.id for e in found]) == {user_id}, (name, q)
                     assert all("Cedar" not in e.text for e in found)
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_dense_tunnel_returns_the_users_true_nearest_neighbours(graph, user_id, minilm):
@@ -82,7 +83,7 @@ def test_dense_tunnel_returns_the_users_true_nearest_neighbours(graph, user_id, 
         assert _owner_of(graph, got) == {user_id}
     finally:
         for u in decoys:
-            graph.forget_user(u)
+            forget_user(graph, u)
 
 
 def test_present_question_ranks_current_fact_above_superseded(graph, user_id, minilm):
@@ -178,4 +179,4 @@ def test_near_duplicates_pair_the_same_words_within_one_user_only(graph, user_id
         assert near_duplicates(graph, user_id, mine + theirs, 0.95) == {frozenset((mine[0], mine[2]))}
         assert near_duplicates(graph, user_id, theirs, 0.95) == set()
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)

@@ -6,7 +6,7 @@ import pytest
 
 from graphmem.bench.currency import check, default_path
 from graphmem.bench.scenarios import load_scenarios
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.memory import Memory
 
 SCENARIOS = load_scenarios(default_path())
@@ -14,7 +14,7 @@ SCENARIOS = load_scenarios(default_path())
 
 @pytest.fixture(scope="module")
 def mem(neo4j_graph):
-    return Memory(neo4j_graph, embedder=default_embedder())
+    return Memory(neo4j_graph, embedder=configured_embedder())
 
 
 def _param(s):

@@ -19,6 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
+from graphmem.store.admin import forget_user
+
 USER_KEY = "alice-key-0123456789"
 OTHER_KEY = "bob-key-0123456789"
 ADMIN_KEY = "admin-key-0123456789"
@@ -83,8 +85,8 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 def users(neo4j_graph) -> Iterator[tuple[str, str]]:
     a, b = f"test-srv-{uuid.uuid4().hex[:10]}", f"test-srv-{uuid.uuid4().hex[:10]}"
     yield a, b
-    neo4j_graph.forget_user(a)
-    neo4j_graph.forget_user(b)
+    forget_user(neo4j_graph, a)
+    forget_user(neo4j_graph, b)
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ import pytest
 from graphmem.errors import OutOfBounds
 from graphmem.memory import MAX_K, MAX_MESSAGE_CHARS, MAX_QUERY_CHARS, Memory
 from graphmem.models import TurnRecord
+from graphmem.store.admin import forget_user
 from tests.integration.test_server import (
     _error,
     free_port,
@@ -52,7 +53,7 @@ def open_server(neo4j_graph) -> Iterator[httpx.Client]:
 def uid(neo4j_graph) -> Iterator[str]:
     u = f"test-guard-{uuid.uuid4().hex[:10]}"
     yield u
-    neo4j_graph.forget_user(u)
+    forget_user(neo4j_graph, u)
 
 
 def _exists(graph, user: str) -> bool:

@@ -4,7 +4,7 @@ the conversation calls them by a name that is not their label ("Emi" introduces 
 
 import pytest
 
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.store.search import speaker_aliases, speakers
@@ -13,7 +13,7 @@ from tests.helpers import dt
 
 @pytest.fixture(scope="module")
 def minilm():
-    return default_embedder()
+    return configured_embedder()
 
 
 def _chat(*lines):

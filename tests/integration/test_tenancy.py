@@ -16,6 +16,7 @@ from graphmem.cli import main
 from graphmem.history import inspect
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord, legacy_stable_id, stable_id
+from graphmem.store.admin import cross_user_edges, forget_user
 from tests.helpers import SCENARIO, FakeVectors, _transcript
 from tests.integration import cypher_attacks as attacks
 
@@ -50,10 +51,10 @@ def test_ids_with_separator_characters_do_not_collide_across_users(graph, tmp_pa
         out = cypher_read(graph, attacker, "MATCH (u:User {user_id: $user_id})-[:HAS_SESSION]->()"
                           "-[:HAS_TURN]->(t) RETURN t.text AS text")
         assert [r["text"] for r in out["rows"]] == ["I live in Denver."]
-        assert graph.cross_user_edges() == 0
+        assert cross_user_edges(graph) == 0
     finally:
-        graph.forget_user(victim)
-        graph.forget_user(attacker)
+        forget_user(graph, victim)
+        forget_user(graph, attacker)
 
 
 def test_a_write_never_takes_over_another_users_node(graph, user_id):
@@ -73,7 +74,7 @@ def test_a_write_never_takes_over_another_users_node(graph, user_id):
         again = {t["id"]: t["text"] for t in graph.read("user_turns", user_id=user_id)}
         assert again[victim_turn["id"]] == victim_turn["text"]
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 def test_migration_rekeys_old_ids_in_place_and_keeps_them_resolvable(graph, user_id, monkeypatch):
@@ -103,7 +104,7 @@ def test_migration_rekeys_old_ids_in_place_and_keeps_them_resolvable(graph, user
     # an id cited before the migration still opens the same turn
     card = inspect(graph, user_id, old_turns[f"{first_session}_1"])
     assert card["type"] == "turn" and card["turn"]["id"] == after[f"{first_session}_1"]["id"]
-    assert graph.cross_user_edges() == 0
+    assert cross_user_edges(graph) == 0
 
 
 # --- cypher_read against decoys ------------------------------------------------------------------
@@ -139,7 +140,7 @@ def test_adversarial_cypher_corpus_reads_nothing_of_other_users(graph):
     own = f"own-{uuid.uuid4().hex[:8]}"
     memory = Memory(graph, embedder=FakeVectors())
     for d in DECOYS:
-        graph.forget_user(d)
+        forget_user(graph, d)
     try:
         memory.ingest([_transcript(own)] + [_decoy_transcript(d, k) for k, d in enumerate(DECOYS)])
         decoy_ids = {t["id"] for d in DECOYS for t in graph.read("user_turns", user_id=d)}
@@ -169,7 +170,7 @@ def test_adversarial_cypher_corpus_reads_nothing_of_other_users(graph):
 
         # The oracle: with the decoys gone, every accepted query returns exactly the same rows.
         for d in DECOYS:
-            graph.forget_user(d)
+            forget_user(graph, d)
         for q, p, rows in results + honest:
             alone = _run(graph, own, q, p)
             # refused either way, or the same rows: nothing (not even an error) tells of decoys
@@ -178,7 +179,7 @@ def test_adversarial_cypher_corpus_reads_nothing_of_other_users(graph):
                 assert _key(alone) == _key(rows), f"decoys changed the rows: {q}"
     finally:
         for d in (own, *DECOYS):
-            graph.forget_user(d)
+            forget_user(graph, d)
 
 
 def test_a_user_id_equal_to_another_users_node_id_reaches_nothing_of_theirs(graph, user_id):
@@ -192,10 +193,10 @@ def test_a_user_id_equal_to_another_users_node_id_reaches_nothing_of_theirs(grap
     try:
         memory.ingest([Transcript(victim_entity, [SessionRecord("s1", SCENARIO[0][1], [
             TurnRecord("user", "I live in Denver."), TurnRecord("user", "I work at Acme.")])])])
-        assert graph.cross_user_edges() == 0
+        assert cross_user_edges(graph) == 0
         assert memory.stats(user_id) == before
     finally:
-        graph.forget_user(victim_entity)
+        forget_user(graph, victim_entity)
 
 
 def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
@@ -219,7 +220,7 @@ def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
         failed = [c for c in report["checks"] if not c["ok"]]
         assert [c["name"] for c in failed] == ["tenancy"] and failed[0]["fix"]
     finally:
-        graph.forget_user(other)
+        forget_user(graph, other)
 
 
 # --- oracles: nothing of the answer, the error or the time tells of another user -----------------
@@ -253,7 +254,7 @@ def test_oracles_answer_alike_with_the_victim_present_or_forgotten(graph):
         memory.ingest([_transcript(own), big])
         queries = [q.format(victim=victim) for q in attacks.ORACLES]
         present = [_outcome(graph, own, q, lo_hi) for q in queries]
-        graph.forget_user(victim)
+        forget_user(graph, victim)
         gone = [_outcome(graph, own, q, lo_hi) for q in queries]
         for q, a, b in zip(queries, present, gone, strict=True):
             assert a == b, f"the victim changed the outcome of {q}: {a} vs {b}"
@@ -261,5 +262,5 @@ def test_oracles_answer_alike_with_the_victim_present_or_forgotten(graph):
         refused = sum(a[0][0] == "refused" for a in present)
         print(f"oracles: {len(queries)}, {refused} refused, {len(queries) - refused} answered alike")
     finally:
-        graph.forget_user(own)
-        graph.forget_user(victim)
+        forget_user(graph, own)
+        forget_user(graph, victim)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.retrieval import preset
@@ -24,7 +24,7 @@ OTHER = ["Our bakery business hit a milestone: {n} wholesale orders this month."
 
 @pytest.fixture(scope="module")
 def embedder():
-    return default_embedder()
+    return configured_embedder()
 
 
 def _memory(graph, user_id, embedder):

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from graphmem.cli import main
 from graphmem.errors import InputError
 from graphmem.memory import Memory
+from graphmem.store.admin import cross_user_edges
 from graphmem.transfer import checksum, export_lines
 from tests.helpers import FakeVectors, _transcript
 
@@ -41,7 +42,7 @@ def test_export_forget_import_restores_the_identical_graph(graph, user_id, tmp_p
     assert sorted((f.id, f.status, f.valid_from, f.valid_until)
                   for f in memory.facts(user_id, history=True)) == facts
     assert memory.search(user_id, "where do I live now?", k=3)
-    assert graph.cross_user_edges() == 0
+    assert cross_user_edges(graph) == 0
 
 
 def test_bad_export_files_write_nothing(graph, user_id, tmp_path):

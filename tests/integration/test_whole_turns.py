@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.ingest import IngestOptions
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
@@ -45,7 +45,7 @@ def _user(user_id: str) -> Transcript:
 
 @pytest.fixture(scope="module")
 def minilm():
-    return default_embedder()
+    return configured_embedder()
 
 
 def _fills_the_window(embedder, text: str) -> bool:

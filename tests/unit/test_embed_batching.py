@@ -4,14 +4,14 @@ import threading
 
 import pytest
 
-from graphmem.embed import default_embedder
+from graphmem.compose import embedder as configured_embedder
 from graphmem.server.batching import BatchingEmbedder
 
 TEXTS = [f"where did I put the blue notebook number {i}?" for i in range(8)]
 
 
 def test_concurrent_embeds_share_model_calls_and_get_their_own_vectors():
-    model = default_embedder()
+    model = configured_embedder()
     alone = [model.embed_query(t) for t in TEXTS]
     batching = BatchingEmbedder(model)
     barrier = threading.Barrier(len(TEXTS))
@@ -35,7 +35,7 @@ def test_concurrent_embeds_share_model_calls_and_get_their_own_vectors():
 
 
 def test_an_error_reaches_the_caller_and_the_next_call_runs():
-    batching = BatchingEmbedder(default_embedder())
+    batching = BatchingEmbedder(configured_embedder())
     with pytest.raises(Exception):  # noqa: B017 - whatever the model raises for a non-text
         batching.embed_queries([None])  # type: ignore[list-item]
     assert batching.embed_queries([]) == []
