@@ -28,6 +28,10 @@ import httpx
 
 from .errors import GraphmemError
 
+# The results an append made: one declaration with the server's (re-exported here).
+from .store.nodes import MadeFact as MadeFact
+from .store.nodes import Replaced as Replaced
+
 T = TypeVar("T")
 
 
@@ -73,6 +77,7 @@ class AppendResult:
     unchanged: list[str] = field(default_factory=list)  # turn ids the session already held
     pieces: int = 0
     facts: int = 0
+    made: list[MadeFact] = field(default_factory=list)  # the facts made, with what they replaced
     rejected: int = 0
     ms: float = 0.0
 

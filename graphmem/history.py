@@ -7,10 +7,8 @@ from typing import Any
 
 from .db import Graph
 from .entities import normalise_name
-from .errors import InputError
 from .knowledge import cutoff, decisions_known_at, status_at
 from .store import reads as store
-from .store.admin import require_user
 from .store.nodes import FactEvent
 
 
@@ -87,12 +85,12 @@ def timeline(graph: Graph, user_id: str, *, entity: str | None = None,
                                                question_date=question_date, limit=limit)]
 
 
-def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any]:
-    """A memory card for a fact, piece, turn, session or entity of this user."""
+def inspect(graph: Graph, user_id: str, node_id: str) -> dict[str, Any] | None:
+    """A memory card for a fact, piece, turn, session or entity of this user (None: the id
+    names nothing of theirs)."""
     found = store.find_node(graph, user_id, node_id, normalise_name(node_id))
     if found is None:
-        require_user(graph, user_id)
-        raise InputError(f"user {user_id!r} has no fact, piece, turn, session or entity {node_id!r}")
+        return None
     label, nid = found
     if label == "FactEvent":
         card = store.fact_card(graph, user_id, nid)

@@ -15,6 +15,7 @@ from typing import IO, Any
 from neo4j.exceptions import DriverError, Neo4jError
 
 from .answer import Answer, Answerer
+from .appending import AppendResult
 from .compose import embedder as configured_embedder
 from .config import Settings
 from .db import Graph
@@ -29,8 +30,9 @@ from .errors import (
     connection_lost,
 )
 from .extract import Extractor, OfflineExtractor
+from .files import FileIngestReport, TranscriptFile
 from .forgetting import TurnRemoval
-from .ingest import AppendReport, IngestOptions, Ingestor, IngestReport
+from .ingest import IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
 from .metadata import read_metadata, to_pairs
 from .migrate import connect
@@ -57,6 +59,7 @@ MAX_ROLE_CHARS = 64
 MAX_K = 100  # results of one search
 MAX_BUDGET = 12  # planner steps of one answer
 MAX_PAGE = 200  # sessions or turns in one page of a listing
+MAX_FACTS = 1000  # facts of one facts or timeline call (also the default)
 DEFAULT_PAGE = 50
 MAX_REASON_CHARS = 1_000  # why a fact was marked wrong
 _LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
@@ -202,8 +205,25 @@ class Memory:
         return self._ingestor(options).ingest(transcripts, on_session)
 
     @_neo4j_lost
+    def ingest_file(self, source: str | Path | bytes | TranscriptFile, format: str = "auto", *,
+                    user_id: str | None = None, filename: str | None = None,
+                    session: str | None = None, session_time: str | None = None,
+                    on_session: Callable[[IngestReport], None] | None = None,
+                    verbose: bool = False) -> FileIngestReport:
+        """A transcript file (a path, its bytes, or a TranscriptFile already read and checked),
+        checked whole before anything is written; with `user_id`, only that user's memory (see
+        graphmem.files.TranscriptFile). What was stored and what was left out."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
+        file = source if isinstance(source, TranscriptFile) else TranscriptFile(
+            source, format, user_id=user_id, filename=filename, session=session,
+            session_time=session_time)
+        with file:
+            report = self.ingest(file.transcripts(), on_session, verbose=verbose)
+            return file.report(report)
+
+    @_neo4j_lost
     def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
-               session_time: datetime | str | None = None) -> AppendReport:
+               session_time: datetime | str | None = None) -> AppendResult:
         """Append messages to one session of a user, live (the user and the session are created
         on first use, the session starting at `session_time`, else at its first message's
         `timestamp`, else now). A message is dated by its own `timestamp` (an ISO 8601 date or
@@ -213,6 +233,7 @@ class Memory:
         source's session id; a message whose `source_id` the session already holds is skipped,
         so re-sending it changes nothing; a `source_id` another session of the user holds is
         refused (a turn id names one turn of a user). Only the new turns are processed.
+        Returns the turns added and the facts they made, each with what it replaced.
         Inputs outside the bounds above raise OutOfBounds, before anything is written."""
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(session_id, "session_id", MAX_ID_CHARS)
@@ -233,7 +254,11 @@ class Memory:
         lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
             self._refuse_turn_ids_of_other_sessions(user_id, session_id, turns)
-            return self._ingestor().append(user_id, session_id, turns, session_time=session_time)
+            report = self._ingestor().append(user_id, session_id, turns,
+                                             session_time=session_time)
+        made = store_reads.facts_made_by_turns(
+            self.graph, user_id, [t.id for t in report.added]) if report.added else []
+        return AppendResult.of(report, made)
 
     def _refuse_turn_ids_of_other_sessions(self, user_id: str, session_id: str,
                                            turns: list[TurnRecord]) -> None:
@@ -259,9 +284,13 @@ class Memory:
         return name
 
     @_neo4j_lost
-    def forget(self, user_id: str) -> int:
-        """Delete every node of one user (and nothing else); the number of nodes deleted."""
-        return admin.forget_user(self.graph, user_id)
+    def forget(self, user_id: str, *, missing_ok: bool = False) -> int:
+        """Delete every node of one user (and nothing else); the number of nodes deleted. A
+        user with no memory raises UnknownUser, unless `missing_ok` (then 0)."""
+        deleted = admin.forget_user(self.graph, user_id)
+        if deleted == 0 and not missing_ok:
+            raise UnknownUser(f"no memory for user {user_id!r}; nothing deleted")
+        return deleted
 
     # --- one memory at a time --------------------------------------------------------------------
 
@@ -398,8 +427,8 @@ class Memory:
         _whole(k, "k", 1, MAX_K)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
         if pairs is None:
-            return self.retriever.search(user_id, query, question_date=question_date,
-                                         as_of=as_of, k=k, config=config)
+            return self._known(user_id, self.retriever.search(
+                user_id, query, question_date=question_date, as_of=as_of, k=k, config=config))
         # The metadata filter is applied after retrieval, not inside its tunnels (which rank
         # over all the user's evidence and would each need the filter): the ranking is drawn
         # MAX_K deep, then only items whose turn holds every pair are kept (one query), in
@@ -410,41 +439,60 @@ class Memory:
         keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
                 if turn_ids else set())
         found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
+        return self._known(user_id, found)
+
+    def _known(self, user_id: str, found: Any) -> Any:
+        """`found`, once an empty result is known not to stand for an unknown user (UnknownUser:
+        HTTP 404, an MCP tool error, one CLI line); a result with items needs no query."""
+        if not (found.evidence if isinstance(found, SearchResult) else found):
+            self.require_user(user_id)
         return found
 
     @_neo4j_lost
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
               history: bool = False, question_date: datetime | None = None,
-              limit: int = 1000, metadata: dict[str, Any] | None = None) -> list[FactEvent]:
+              limit: int = MAX_FACTS, metadata: dict[str, Any] | None = None) -> list[FactEvent]:
         """The current facts, the facts valid at `as_of`, or (`history`) every version; with a
         `question_date`, as known that day; with `metadata` ({key: value}), only facts from
-        turns whose metadata holds every one of these pairs."""
+        turns whose metadata holds every one of these pairs. At most `limit` (1..MAX_FACTS);
+        an unknown user raises UnknownUser."""
         from .history import current_facts
 
+        _whole(limit, "limit", 1, MAX_FACTS)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
-        return current_facts(self.graph, user_id, as_of, predicate=predicate, history=history,
-                             question_date=question_date, limit=limit, metadata=pairs)
+        return self._known(user_id, current_facts(
+            self.graph, user_id, as_of, predicate=predicate, history=history,
+            question_date=question_date, limit=limit, metadata=pairs))
 
     @_neo4j_lost
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
-                 question_date: datetime | None = None, limit: int = 1000,
+                 question_date: datetime | None = None, limit: int = MAX_FACTS,
                  metadata: dict[str, Any] | None = None) -> list[FactEvent]:
         """The ordered history of facts with their changes (about an entity / predicate / period);
-        with a `question_date`, as known that day; with `metadata`, as in `facts`."""
+        with a `question_date`, as known that day; with `metadata`, `limit` and an unknown user
+        as in `facts`."""
         from .history import fact_timeline
 
+        _whole(limit, "limit", 1, MAX_FACTS)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
-        return fact_timeline(self.graph, user_id, entity=entity, predicate=predicate,
-                             since=since, until=until, question_date=question_date, limit=limit,
-                             metadata=pairs)
+        return self._known(user_id, fact_timeline(
+            self.graph, user_id, entity=entity, predicate=predicate, since=since, until=until,
+            question_date=question_date, limit=limit, metadata=pairs))
 
     @_neo4j_lost
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
-        """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
+        """A memory card for a fact, piece, turn (stored or source id) or entity (id or name);
+        UnknownId when it names nothing of the user's, UnknownUser for an unknown user."""
         from .history import inspect
 
-        return inspect(self.graph, user_id, node_id)
+        _bounded(node_id, "id", MAX_ID_CHARS)
+        card = inspect(self.graph, user_id, node_id)
+        if card is None:
+            self.require_user(user_id)
+            raise UnknownId(f"user {user_id!r} has no fact, piece, turn, session or entity "
+                            f"{node_id!r}")
+        return card
 
     @_neo4j_lost
     def turns(self, user_id: str, turn_ids: list[str]) -> list[dict[str, Any]]:
@@ -465,7 +513,8 @@ class Memory:
     def stats(self, user_id: str | None = None) -> dict[str, int]:
         row = admin.stats(self.graph, user_id)
         if user_id is not None and row["users"] == 0:
-            raise UnknownUser(f"no memory for user {user_id!r}")
+            raise UnknownUser(f"no memory for user {user_id!r} (without a user, stats counts "
+                              "every user)")
         return row
 
     @_neo4j_lost

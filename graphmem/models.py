@@ -156,3 +156,18 @@ class Evidence:
     @property
     def source_id(self) -> str | None:
         return self.source_turn_ids[0] if self.source_turn_ids else None
+
+    # What a model reading a result needs; the rest says how the item was found (`explain`).
+    _BRIEF = ("id", "type", "text", "score", "status", "turn_id", "source_turn_ids",
+              "session_source_id", "mentioned_at", "occurred_start", "occurred_end",
+              "valid_from", "valid_until")
+
+    def to_dict(self, brief: bool = False) -> dict[str, Any]:
+        """The item as JSON-ready values (times stay datetimes); `brief`: only what a reader
+        needs — text, score, status, ids and its times (said, happened, valid) — without the
+        fusion's bookkeeping, and without times it does not have."""
+        if not brief:
+            return {**vars(self), "source_id": self.source_id}
+        out = {k: getattr(self, k) for k in self._BRIEF}
+        return {k: v for k, v in out.items()
+                if v is not None or k in ("status", "turn_id", "mentioned_at")}

@@ -19,7 +19,6 @@ from .pool import EvidencePool, PoolTurn, day
 from .protocol import MemoryAccess
 from .tools import FINISH, TOOLS, ToolBox, ToolError, result_text
 
-MAX_QUESTION_CHARS = 4000
 NOT_IN_MEMORY = "Not in memory: nothing in this user's memory answers that."
 # A citation block: [turn:T3], [turn:T3, turn:T5], [turn:T3; T5]
 _CITE_BLOCK = re.compile(r"\[\s*turn:[^\]]*\]", re.IGNORECASE)
@@ -122,7 +121,7 @@ class Answerer:
     def answer(self, user_id: str, question: str, question_date: datetime | None = None) -> Answer:
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty")
-        question = question.strip()[:MAX_QUESTION_CHARS]
+        question = question.strip()  # its length is bounded by Memory (MAX_QUERY_CHARS)
         started = time.perf_counter()
         self.memory.require_user(user_id)
         qdate = question_date or datetime.now(UTC)

@@ -36,7 +36,7 @@ from neo4j.time import Date, DateTime, Duration, Time
 from ..db import Graph
 from ..errors import GraphmemError
 
-MAX_QUERY_CHARS = 4000
+MAX_STATEMENT_CHARS = 4000  # a planner's Cypher statement (not a search query)
 _FORBIDDEN = re.compile(
     r"\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD|CALL|FOREACH|USE|GRANT|DENY|REVOKE|"
     r"ALTER|RENAME|START|STOP|TERMINATE|SHOW|EXPLAIN|PROFILE|FINISH|INSERT|ENABLE|DISABLE|"
@@ -127,8 +127,8 @@ def check_text(statement: str) -> str:
     """The statement, stripped, if its text is an acceptable read; else CypherRefused."""
     if not isinstance(statement, str) or not statement.strip():
         raise CypherRefused("the query is empty")
-    if len(statement) > MAX_QUERY_CHARS:
-        raise CypherRefused(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    if len(statement) > MAX_STATEMENT_CHARS:
+        raise CypherRefused(f"the query is longer than {MAX_STATEMENT_CHARS} characters")
     bare = _bare(statement)
     if not bare.isascii() or "\\" in bare:
         raise CypherRefused("outside strings the query may hold only plain ASCII, no escapes")

@@ -7,7 +7,7 @@ import json
 import click
 
 from ..compose import EXTRACTORS, RELATIONS
-from ..errors import ConfigError, UnknownUser
+from ..errors import ConfigError
 from ..loaders import FORMATS
 from . import _fail_cleanly, _ingest_progress, main, open_memory
 
@@ -39,7 +39,7 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
     With GRAPHMEM_URL set, the file is sent to a running `graphmem serve` (for one --user; the
     server's extractor settings apply)."""
     from ..client import RemoteMemory
-    from ..loaders import load
+    from ..files import TranscriptFile
 
     remote = RemoteMemory.from_env()
     if remote is not None:
@@ -58,26 +58,18 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
 
     # The whole file is read and checked before anything connects or is written: a bad record
     # anywhere is one line naming it, and nothing of the file is stored.
-    transcripts = load(path, fmt, user=user, session=session, session_time=session_time,
-                       limit=limit, me=me).check()
-    # Configuration errors come before any connection (Memory.from_settings sees to it).
-    with open_memory(extractor=extractor, relations=relations, answer_llm=False) as mem:
-        bar, tick = _ingest_progress(disable=as_json)
-        report = mem.ingest(transcripts, on_session=tick, verbose=verbose)
-        bar.close()
-        client = mem.ingest_llm
-    load_report = getattr(transcripts, "report", None)
-    summary = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged",
-                                               "turns", "pieces", "facts", "rejected",
-                                               "entities", "judged_links")}
-    summary["seconds"] = round(report.seconds, 2)
-    summary["turns_per_s"] = round(report.turns / report.seconds, 1) if report.seconds else 0.0
+    with TranscriptFile(path, fmt, user_id=user, session=session, session_time=session_time,
+                        limit=limit, me=me) as file:
+        # Configuration errors come before any connection (Memory.from_settings sees to it).
+        with open_memory(extractor=extractor, relations=relations, answer_llm=False) as mem:
+            bar, tick = _ingest_progress(disable=as_json)
+            result = mem.ingest_file(file, on_session=tick, verbose=verbose)
+            bar.close()
+            client = mem.ingest_llm
+    report, summary = result.ingest, result.to_dict()
     if client is not None:  # extraction and relation judging: tokens and dollars
         summary["llm_tokens"] = client.usage.total_tokens
         summary["llm_cost_usd"] = round(client.usage.cost_usd, 6)
-    if load_report is not None:
-        summary["skipped"] = {k.removeprefix("skipped_"): v for k, v in vars(load_report).items()
-                              if k.startswith("skipped_") and isinstance(v, int)}
     if as_json:
         click.echo(json.dumps(summary))
         return
@@ -98,10 +90,7 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
 def stats(user, as_json) -> None:
     """Count users, sessions, turns, pieces, facts and entities in the database."""
     with open_memory(answer_llm=False) as mem:
-        try:
-            row = mem.stats(user)
-        except UnknownUser:
-            raise UnknownUser(f"no memory for user {user!r}; `graphmem stats` lists totals") from None
+        row = mem.stats(user)
         made = mem.facts_by_extractor(user)
     if as_json:
         click.echo(json.dumps({**row, "facts_by_extractor": made}))
@@ -121,6 +110,4 @@ def forget(user, yes) -> None:
         click.confirm(f"Delete all memory of user {user!r}?", abort=True)
     with open_memory(answer_llm=False) as mem:
         deleted = mem.forget(user)
-    if deleted == 0:
-        raise UnknownUser(f"no memory for user {user!r}; nothing deleted")
     click.echo(f"deleted {deleted} nodes of user {user!r}")

@@ -44,7 +44,6 @@ def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, q
                                 explain=explain)
     else:
         with open_memory(answer_llm=False) as mem:
-            mem.require_user(user)
             out = mem.search_full(user, query, question_date=qdate, as_of=at, k=k,
                                   config=preset).to_dict(explain=explain)
     _cap_texts(out, max_chars)
@@ -105,7 +104,6 @@ def _print_search(out: dict[str, Any], explain: bool) -> None:
 def facts(user, as_of, question_date, history, predicate, as_json) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
     with open_memory(answer_llm=False) as mem:
-        mem.require_user(user)
         rows = mem.facts(user, _parse_when(as_of, "--as-of"), predicate=predicate,
                          history=history,
                          question_date=_parse_when(question_date, "--question-date"))
@@ -132,7 +130,6 @@ def facts(user, as_of, question_date, history, predicate, as_json) -> None:
 def timeline(user, entity, predicate, since, until, question_date, as_json) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
     with open_memory(answer_llm=False) as mem:
-        mem.require_user(user)
         rows = mem.timeline(user, entity=entity, predicate=predicate,
                             since=_parse_when(since, "--since"),
                             until=_parse_when(until, "--until"),

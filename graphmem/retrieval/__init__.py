@@ -25,7 +25,6 @@ from .tunnels import TUNNEL_FUNCTIONS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
 
-MAX_QUERY_CHARS = 4000
 _NEED_VECTOR = ("dense", "graph")  # tunnels that read the query embedding
 # The query embedding runs here, beside its search's first queries (a few threads: each job is
 # short, and a server's workers share them). Running a vector tunnel beside the other in a
@@ -45,7 +44,7 @@ class SearchResult:
         """The result as the CLI's --json and the HTTP API give it (hits only with `explain`)."""
         w = self.analysis.intent
         out: dict[str, Any] = {
-            "results": [{**vars(e), "source_id": e.source_id} for e in self.evidence],
+            "results": [e.to_dict() for e in self.evidence],
             "intent": {"window": list(w.window) if w.window else None,
                        "direction": w.direction, "about_present": w.about_present},
             "timings_ms": self.timings_ms}
@@ -66,7 +65,6 @@ class Retriever:
         cfg = preset(config) if isinstance(config, str) else config
         if not isinstance(query, str) or not query.strip():
             raise InputError("the query is empty")
-        query = query[:MAX_QUERY_CHARS]
         # Every query of one search runs in one read transaction (one session, one commit).
         return self.graph.in_one_read(lambda: self._search(
             user_id, query, question_date=question_date, as_of=as_of, k=k, cfg=cfg))

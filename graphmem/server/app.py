@@ -6,12 +6,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import os
-import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime
-from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
@@ -20,9 +17,9 @@ from fastapi.responses import JSONResponse
 from starlette.routing import Route
 
 from .. import __version__
-from ..errors import InputError, Neo4jUnavailable, connection_lost
-from ..memory import DEFAULT_PAGE, MAX_ID_CHARS, MAX_PAGE
-from ..models import Transcript, TurnRecord
+from ..errors import Neo4jUnavailable, connection_lost
+from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_ID_CHARS, MAX_PAGE
+from ..models import TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
 from .errors import ApiError, BodyLimit, error_response, install
@@ -108,6 +105,8 @@ def _key(request: Request) -> str | None:
 
 METADATA_QUERY = Query(None, description="A JSON object, e.g. {\"agent\":\"planner\"} "
                        "(URL-encoded): " + METADATA_FILTER_DOC)
+FACTS_LIMIT = Query(MAX_FACTS, description=f"At most this many facts, 1 to {MAX_FACTS}.",
+                    json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})
 
 
 def _metadata_filter(text: str | None) -> Any:
@@ -224,18 +223,15 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     async def append(user_id: str, session_id: str, body: AppendRequest,
                      request: Request) -> dict[str, Any]:
         """Append messages to a session (created on first use). A message whose `turn_id` the
-        session already holds changes nothing; only the new turns are processed."""
+        session already holds changes nothing; only the new turns are processed. Returns the
+        turns added and the facts they made (`made`), each with the facts it replaced."""
         authorize(request, user_id)
         _check_id(session_id, "session_id")
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time)
-        return {"session_id": r.session_id, "session": r.session_source_id, "created": r.created,
-                "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
-                          for t in r.added],
-                "unchanged": r.unchanged, "pieces": r.pieces, "facts": r.facts,
-                "rejected": r.rejected, "ms": round(r.seconds * 1000, 1)}
+        return r.to_dict()
 
     @app.put("/v1/users/{user_id}/time_zone", tags=["memory"])
     async def set_time_zone(user_id: str, body: TimeZoneRequest,
@@ -255,21 +251,16 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         """Ingest a transcript file sent as the request body, for this user only (records of
         other users in the file are skipped and counted)."""
         authorize(request, user_id)
-        data = await request.body()
-        if not data.strip():
-            raise ApiError(400, "bad_input", "the request body is empty; send the transcript file")
-        report = await pool.run(_ingest_upload, memory, user_id, data, format, filename,
-                                session, session_time)
-        return report
+        report = await pool.run(memory.ingest_file, await request.body(), format,
+                                user_id=user_id, filename=filename, session=session,
+                                session_time=session_time)
+        return report.to_dict()
 
     @app.delete("/v1/users/{user_id}", tags=["memory"])
     async def forget(user_id: str, request: Request) -> dict[str, Any]:
         """Delete everything of one user, and nothing else."""
         authorize(request, user_id)
-        deleted = await pool.run(memory.forget, user_id)
-        if deleted == 0:
-            raise ApiError(404, "unknown_user", f"no memory for user {user_id!r}")
-        return {"deleted": deleted}
+        return {"deleted": await pool.run(memory.forget, user_id)}
 
     # --- one memory at a time ------------------------------------------------------------------
 
@@ -343,61 +334,44 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         if body.preset not in PRESETS:
             raise ApiError(400, "bad_input",
                            f"unknown preset {body.preset!r}; use one of {', '.join(PRESETS)}")
-
-        def run() -> Any:
-            memory.require_user(user_id)
-            return memory.search_full(user_id, body.query, question_date=body.question_date,
-                                      as_of=body.as_of, k=body.k, config=body.preset,
-                                      metadata=body.metadata)
-
-        return (await pool.run(run)).to_dict(explain=body.explain)
+        found = await pool.run(memory.search_full, user_id, body.query,
+                               question_date=body.question_date, as_of=body.as_of, k=body.k,
+                               config=body.preset, metadata=body.metadata)
+        return found.to_dict(explain=body.explain)
 
     @app.get("/v1/users/{user_id}/facts", tags=["memory"])
     async def facts(user_id: str, request: Request, as_of: datetime | None = None,
                     history: bool = False, predicate: str | None = None,
                     question_date: datetime | None = None,
-                    limit: int = Query(1000, ge=1, le=5000),
+                    limit: int = FACTS_LIMIT,
                     metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
         """The current facts, the facts valid `as_of`, or every version (`history`); with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
-        wanted = _metadata_filter(metadata)
-
-        def run() -> Any:
-            memory.require_user(user_id)
-            return memory.facts(user_id, as_of, predicate=predicate, history=history,
-                                question_date=question_date, limit=limit, metadata=wanted)
-
-        return {"facts": [f.to_dict() for f in await pool.run(run)]}
+        found = await pool.run(memory.facts, user_id, as_of, predicate=predicate,
+                               history=history, question_date=question_date, limit=limit,
+                               metadata=_metadata_filter(metadata))
+        return {"facts": [f.to_dict() for f in found]}
 
     @app.get("/v1/users/{user_id}/timeline", tags=["memory"])
     async def timeline(user_id: str, request: Request, entity: str | None = None,
                        predicate: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, question_date: datetime | None = None,
-                       limit: int = Query(1000, ge=1, le=5000),
+                       limit: int = FACTS_LIMIT,
                        metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
         """The ordered history of facts with intervals, status, changes and source turn; with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
-        wanted = _metadata_filter(metadata)
-
-        def run() -> Any:
-            memory.require_user(user_id)
-            return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, question_date=question_date, limit=limit,
-                                   metadata=wanted)
-
-        return {"facts": [f.to_dict() for f in await pool.run(run)]}
+        found = await pool.run(memory.timeline, user_id, entity=entity, predicate=predicate,
+                               since=since, until=until, question_date=question_date,
+                               limit=limit, metadata=_metadata_filter(metadata))
+        return {"facts": [f.to_dict() for f in found]}
 
     @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"])
     async def inspect(user_id: str, node_id: str, request: Request) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
         authorize(request, user_id)
-        _check_id(node_id, "id")
-        try:
-            return await pool.run(memory.inspect, user_id, node_id)
-        except InputError as exc:  # the user exists, the id names nothing of theirs
-            raise ApiError(404, "not_found", str(exc)) from None
+        return await pool.run(memory.inspect, user_id, _check_id(node_id, "id"))
 
     @app.post("/v1/users/{user_id}/answer", tags=["memory"])
     async def answer(user_id: str, body: AnswerRequest, request: Request) -> dict[str, Any]:
@@ -425,34 +399,3 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     return RequestGuard(BodyLimit(app, max_body_bytes), host=host, allowed_hosts=allowed_hosts)
 
-
-def _ingest_upload(memory: Any, user_id: str, data: bytes, fmt: str, filename: str,
-                   session: str | None, session_time: str | None) -> dict[str, Any]:
-    from ..loaders import FORMATS, OWNED_FORMATS, detect_format, load
-
-    if fmt != "auto" and fmt not in FORMATS:
-        raise InputError(f"unknown format {fmt!r}; use auto or one of {', '.join(FORMATS)}")
-    suffix = "".join(Path(filename).suffixes[-2:]) or ".json"
-    others = 0
-
-    def own(transcripts: Any) -> Iterator[Transcript]:
-        nonlocal others
-        for t in transcripts:
-            if t.user_id == user_id:
-                yield t
-            else:
-                others += 1
-
-    with tempfile.TemporaryDirectory(prefix="graphmem-upload-") as tmp:
-        path = os.path.join(tmp, "upload" + suffix)
-        with open(path, "wb") as fh:
-            fh.write(data)
-        kind = detect_format(path) if fmt == "auto" else fmt
-        transcripts = load(path, kind, user=user_id if kind in OWNED_FORMATS else None,
-                           session=session, session_time=session_time)
-        report = memory.ingest(own(transcripts))
-    out = {k: getattr(report, k) for k in ("users", "sessions", "sessions_unchanged", "turns",
-                                           "pieces", "facts", "rejected", "entities")}
-    out["skipped_other_users"] = others
-    out["seconds"] = round(report.seconds, 3)
-    return out

@@ -14,7 +14,7 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..errors import GraphmemError
-from ..memory import DEFAULT_PAGE, MAX_BUDGET, MAX_K, MAX_PAGE
+from ..memory import DEFAULT_PAGE, MAX_BUDGET, MAX_FACTS, MAX_K, MAX_PAGE
 from ..models import TurnRecord
 from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
@@ -48,13 +48,6 @@ class MessageIn(BaseModel):
 def _key(headers: Any) -> str | None:
     auth = headers.get("authorization") or ""
     return auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
-
-
-def _evidence(e: Any) -> dict[str, Any]:
-    return {"id": e.id, "type": e.type, "text": e.text, "score": round(e.score, 4),
-            "status": e.status, "turn_id": e.turn_id, "source_turn_ids": e.source_turn_ids,
-            "session_source_id": e.session_source_id,
-            "mentioned_at": e.mentioned_at.isoformat() if e.mentioned_at else None}
 
 
 def _json(value: Any) -> Any:
@@ -99,8 +92,11 @@ Entity = Annotated[str | None, Field(description="Only facts about this entity, 
                                                  "(Leeds; case and accents do not matter).")]
 History = Annotated[bool, Field(description="Every version of each fact (superseded and "
                                             "invalid ones too), not only the current ones.")]
-FactLimit = Annotated[int, Field(description=f"At most this many facts, 1 to {MAX_PAGE}.",
-                                 ge=1, le=MAX_PAGE)]
+# The bound is Memory's (the same over HTTP); the default is smaller: a model reads the answer.
+MCP_FACTS = 200
+FactLimit = Annotated[int, Field(description=f"At most this many facts, 1 to {MAX_FACTS} "
+                                             f"(default {MCP_FACTS}).",
+                                 json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})]
 Query = Annotated[str, Field(description="What to look for, in the user's words.")]
 # k and budget: bounds Memory checks for every door (one message for all), documented here.
 K = Annotated[int, Field(description=f"How many results, 1 to {MAX_K}.",
@@ -173,7 +169,8 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
 
     @tool("Remember messages: append them to a session of the user's memory (created on first "
           "use). Returns the stored turn ids of the new turns, the ids left unchanged (already "
-          "remembered) and how many facts were extracted.")
+          "remembered), and the facts made (`made`: id, predicate, value, statement, status), "
+          "each with the older facts it replaced (`replaced`: how, id, statement).")
     async def remember(user_id: UserId, session_id: Annotated[str, Field(
                            description="Your id for the conversation the messages belong to; "
                                        "a new one starts a session.")],
@@ -189,9 +186,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time)
-        return {"session_id": r.session_id, "created": r.created,
-                "added": [{"turn_id": t.id, "source_turn_id": t.source_id, "idx": t.idx}
-                          for t in r.added], "unchanged": r.unchanged, "facts": r.facts}
+        return r.to_dict()
 
     @tool("Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): message times "
           "without an offset are read in it from now on.")
@@ -208,12 +203,10 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                             question_date: QuestionDate = None, as_of: AsOf = None,
                             preset: Preset = "fused",
                             metadata: MetadataFilter = None) -> dict[str, Any]:
-        def go() -> Any:
-            memory.require_user(user_id)
-            return memory.search(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                 config=preset, metadata=metadata)
-
-        return {"results": [_evidence(e) for e in await call(ctx, user_id, go)]}
+        found = await call(ctx, user_id, memory.search, user_id, query,
+                           question_date=question_date, as_of=as_of, k=k, config=preset,
+                           metadata=metadata)
+        return {"results": [_json(e.to_dict(brief=True)) for e in found]}
 
     @tool("The user's current facts (or those valid at `as_of`, or every version with "
           "`history`), each with validity interval, status and the source turn ids it was "
@@ -221,14 +214,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def current_facts(user_id: UserId, ctx: Context, as_of: AsOf = None,
                             predicate: Predicate = None, history: History = False,
                             question_date: QuestionDate = None,
-                            limit: FactLimit = MAX_PAGE,
+                            limit: FactLimit = MCP_FACTS,
                             metadata: MetadataFilter = None) -> dict[str, Any]:
-        def go() -> Any:
-            memory.require_user(user_id)
-            return memory.facts(user_id, as_of, predicate=predicate, history=history,
-                                question_date=question_date, limit=limit, metadata=metadata)
-
-        return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
+        found = await call(ctx, user_id, memory.facts, user_id, as_of, predicate=predicate,
+                           history=history, question_date=question_date, limit=limit,
+                           metadata=metadata)
+        return {"facts": [_fact(f) for f in found]}
 
     @tool("The ordered history of the user's facts (about an entity or a predicate, within "
           "dates): what changed when, with SUPERSEDES / UPDATES / CONTRADICTS changes and the "
@@ -236,15 +227,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def timeline(user_id: UserId, ctx: Context, entity: Entity = None,
                        predicate: Predicate = None, since: Since = None, until: Until = None,
                        question_date: QuestionDate = None,
-                       limit: FactLimit = MAX_PAGE,
+                       limit: FactLimit = MCP_FACTS,
                        metadata: MetadataFilter = None) -> dict[str, Any]:
-        def go() -> Any:
-            memory.require_user(user_id)
-            return memory.timeline(user_id, entity=entity, predicate=predicate, since=since,
-                                   until=until, question_date=question_date, limit=limit,
-                                   metadata=metadata)
-
-        return {"facts": [_fact(f) for f in await call(ctx, user_id, go)]}
+        found = await call(ctx, user_id, memory.timeline, user_id, entity=entity,
+                           predicate=predicate, since=since, until=until,
+                           question_date=question_date, limit=limit, metadata=metadata)
+        return {"facts": [_fact(f) for f in found]}
 
     @tool("A memory card for one id (a fact, piece, turn — stored or source id — or an entity "
           "id or name): the verbatim words, their session and date, and the facts and changes "
@@ -253,8 +241,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                           description="A fact id (fact:…), piece id, turn id (stored turn:… or "
                                       "your own turn_id), or an entity's id or name.")],
                       ctx: Context) -> dict[str, Any]:
-        card = await call(ctx, user_id, memory.inspect, user_id, id)
-        return json.loads(json.dumps(card, default=str))
+        return _json(await call(ctx, user_id, memory.inspect, user_id, id))
 
     @tool("Answer a question from the user's memory. Returns the answer text with citations "
           "(stored turn id, source turn id, session, date, verbatim quote), whether memory "

@@ -84,6 +84,39 @@ class FactChange:
     id: str
 
 
+@dataclass(frozen=True)
+class Replaced:
+    """An older fact a new one SUPERSEDES / UPDATES / CONTRADICTS (`type`), with its statement
+    and its status now."""
+
+    type: str
+    id: str
+    text: str
+    status: str
+
+
+@dataclass(frozen=True)
+class MadeFact:
+    """A fact an append made, with the facts it replaced (what changed because of it). The one
+    declaration `Memory.append`, the HTTP and MCP results and `graphmem.client` share."""
+
+    id: str
+    predicate: str
+    value: str | None
+    text: str
+    status: str
+    turn_id: str | None  # the stored Turn it was derived from
+    replaced: list[Replaced] = field(default_factory=list)
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> MadeFact:
+        return cls(row["id"], row["predicate"], row.get("value"), row["text"], row["status"],
+                   row.get("turn_id"), [Replaced(**c) for c in row.get("replaced") or []])
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass
 class Invalidation:
     """Who marked a fact wrong ("forget that"), when, and why (Memory.invalidate_fact)."""

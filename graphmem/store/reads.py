@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .nodes import FactEvent, Turn
+from .nodes import FactEvent, MadeFact, Turn
 from .time import native, utc
 
 if TYPE_CHECKING:
@@ -82,6 +82,12 @@ def turns_with_metadata(graph: Graph, user_id: str, turn_ids: list[str],
     """Those of the user's stored turn ids whose metadata holds every pair in `metadata`."""
     rows = graph.read("turns_with_metadata", user_id=user_id, ids=turn_ids, metadata=metadata)
     return {r["id"] for r in rows}
+
+
+def facts_made_by_turns(graph: Graph, user_id: str, turn_ids: list[str]) -> list[MadeFact]:
+    """The facts derived from these stored turns of the user, with what each replaced."""
+    rows = graph.read("facts_made_by_turns", user_id=user_id, turn_ids=turn_ids)
+    return [MadeFact.from_row(r) for r in rows]
 
 
 def fact(graph: Graph, user_id: str, fact_id: str) -> FactEvent | None:
