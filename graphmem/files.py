@@ -12,6 +12,7 @@ from typing import Any
 
 from .errors import InputError
 from .ingest import IngestReport
+from .loaders import FORMATS, OWNED_FORMATS, detect_format, load
 from .models import Transcript
 
 _SUMMED = ("users", "sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
@@ -50,8 +51,6 @@ class TranscriptFile:
                  user_id: str | None = None, filename: str | None = None,
                  session: str | None = None, session_time: str | None = None,
                  limit: int | None = None, me: str | None = None):
-        from .loaders import FORMATS, OWNED_FORMATS, detect_format, load
-
         if format != "auto" and format not in FORMATS:
             raise InputError(f"unknown format {format!r}; use auto or one of {', '.join(FORMATS)}")
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
