@@ -488,8 +488,10 @@ def ended_by_leaving(left: list[dict[str, Any]], held: list[dict[str, Any]],
                     or utc_native(h["mentioned_at"]) > utc_native(f["mentioned_at"])):
                 continue
             fid = make_id("fact", f["turn_id"], f["span_start"], h["predicate"], h["value"])
+            who = "User" if f["subject"] in (None, "user") else f["subject"]
             out[fid] = {**f, "id": fid, "kind": h["kind"], "predicate": h["predicate"],
                         "value": h["value"], "modality": "negated", "retraction": False,
+                        "text": P.statement(who, h["predicate"], h["value"], "stops"),
                         "slot": slot_key(f["subject"], h["predicate"], h["value"], "negated"),
                         "extracted_by": "rule:currency.left_ends", "embedding": None}
     return list(out.values())

@@ -367,6 +367,18 @@ def described(predicate: str) -> str:
            f"({p.cardinality.value}, {p.value_type.value})"
 
 
+_CHANGE_QUALIFIER = {"stops": " (no longer)", "planned": " (planned)", "starts": " (new)",
+                     "cancelled": " (called off)"}
+
+
+def statement(who: str, predicate: str, value: str, change: str = "") -> str:
+    """A fact's statement from its parts, "User: works at Northwind (no longer)." — what the
+    learned extractor and the rules that derive facts write, so a fact that ends a value says so
+    in its words, never reading as the value itself."""
+    what = predicate.replace("_", " ").replace(":", " ")
+    return f"{who}: {what} {value}{_CHANGE_QUALIFIER.get(change, '')}."
+
+
 # What the LLM's structured output may name: a plain predicate, a role, or a family member.
 PATTERN = ("^(?:" + "|".join(sorted(BY_NAME, key=len, reverse=True))
            + "|" + "|".join(sorted(ROLES, key=len, reverse=True))

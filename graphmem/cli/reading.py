@@ -169,7 +169,8 @@ def _render_card(card: dict[str, Any]) -> str:
         f = card["fact"]
         out.append(f"FactEvent {f['id']}: {f['text']}")
         out.append(f"  kind={f.get('kind')} predicate={f.get('predicate')} value={f.get('value')!r}"
-                   f" modality={f.get('modality')} status={f.get('status')}")
+                   f" modality={f.get('modality')} status={f.get('status')}"
+                   f" extracted_by={f.get('extracted_by') or f.get('extractor')}")
         out.append(f"  mentioned {_day(f.get('mentioned_at'))}; occurred "
                    f"{_day(f.get('occurred_start'))} → {_day(f.get('occurred_end'))}"
                    f"{' (' + f['time_text'] + ')' if f.get('time_text') else ''}; valid "

@@ -93,11 +93,9 @@ def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
     subject = _subject(tagged)
     role, kind = _ROLE_TYPE.get(entry.value_type.value, ("object", "other"))
     who = "User" if subject == "user" else subject
-    what = predicate.replace("_", " ").replace(":", " ")
-    qualifier = {"stops": " (no longer)", "planned": " (planned)", "starts": " (new)",
-                 "cancelled": " (called off)"}.get(change, "")
     return FactCandidate(
-        kind=entry.kind, predicate=predicate, text=f"{who}: {what} {value}{qualifier}.",
+        kind=entry.kind, predicate=predicate,
+        text=registry.statement(who, predicate, value, change),
         support=support, modality=modality, subject=subject, value=value,
         roles=[RoleRef(role, tagged.value.text, kind)],
         time_text=tagged.time.text if tagged.time else None, confidence=tagged.score,

@@ -147,6 +147,7 @@ class FactEvent:
     changes: list[FactChange] = field(default_factory=list)
     slot: str | None = None  # what it competes for (currency), None for most events
     invalidation: Invalidation | None = None  # set when someone marked it wrong
+    extracted_by: str | None = None  # what made it: "model:<version>", "rule:<id>", an extractor
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> FactEvent:
@@ -161,7 +162,8 @@ class FactEvent:
                    source_turn_ids=list(row.get("source_turn_ids") or []),
                    session_source_id=row.get("session_source_id"),
                    changes=[FactChange(c["type"], c["id"]) for c in row.get("changes") or []],
-                   slot=row.get("slot"), invalidation=invalidation, **times)
+                   slot=row.get("slot"), invalidation=invalidation,
+                   extracted_by=row.get("extracted_by"), **times)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

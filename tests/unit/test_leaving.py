@@ -27,6 +27,8 @@ def test_leaving_ends_the_held_value_of_that_name_told_before():
                                                                        "negated")
     assert ended["slot"] == "user|works_at" and ended["kind"] == "attribute"
     assert ended["extracted_by"] == "rule:currency.left_ends"
+    # its words say the value ended: never read as the value itself (not the leaving's words)
+    assert ended["text"] == "User: works at northwind (no longer)."
     assert ended["id"] == _id("fact", "t2", 0, "works_at", "northwind")
 
 
