@@ -32,6 +32,44 @@ _NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50})
 # Vague counts become a window reaching this many units back from the mention.
 _VAGUE_COUNTS = {"few": 7, "several": 10}  # "a couple" is two, as people use it
 
+# How people type calendar words in chat: read as the word ("last tues", "tmrw", "2 wks ago").
+# "mon", "sat", "sun" and "wed" are also words of their own ("I sat", "the sun", "we wed"): they
+# count as days only after "last", "this", "next" or "on".
+_CHAT_WORDS = {
+    "tues": "tuesday", "tue": "tuesday", "weds": "wednesday", "thurs": "thursday",
+    "thur": "thursday", "thu": "thursday", "fri": "friday",
+    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow",
+    "tomoz": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow",
+    "yday": "yesterday", "yest": "yesterday", "yesterdy": "yesterday",
+    "2day": "today", "tonite": "tonight", "2nite": "tonight",
+    "wk": "week", "wks": "weeks", "wknd": "weekend", "wkend": "weekend", "wkends": "weekends",
+    "mnth": "month", "mnths": "months", "yr": "year", "yrs": "years",
+}
+_CHAT_DAYS = {"mon": "monday", "sat": "saturday", "sun": "sunday", "wed": "wednesday"}
+_CHAT = re.compile(r"\b(?:" + "|".join(sorted(_CHAT_WORDS, key=len, reverse=True)) + r")\b"
+                   r"|(?<=\b(?:last|this|next)\s)(?:mon|sat|sun|wed)\b"
+                   r"|(?<=\bon\s)(?:mon|sat|sun|wed)\b", re.IGNORECASE)
+
+
+def _spelled_out(text: str) -> tuple[str, list[int]]:
+    """`text` with chat spellings of calendar words written out, and for each character of the
+    result (and its end) the offset in `text` it comes from."""
+    out: list[str] = []
+    where: list[int] = []
+    last = 0
+    for m in _CHAT.finditer(text):
+        out.append(text[last:m.start()])
+        where.extend(range(last, m.start()))
+        word = m.group(0).lower()
+        full = _CHAT_WORDS.get(word) or _CHAT_DAYS[word]
+        out.append(full)
+        where.extend([m.start()] * len(full))
+        last = m.end()
+    out.append(text[last:])
+    where.extend(range(last, len(text) + 1))
+    return "".join(out), where
+
+
 # --- patterns -----------------------------------------------------------------------------------
 
 _WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -161,10 +199,16 @@ _GATED: list[tuple[re.Pattern[str], frozenset[str]]] = [
 
 
 def find_time_expressions(text: str) -> list[tuple[int, int, str]]:
-    """Temporal phrases in `text` as (start, end, text[start:end]); longest wins, no overlaps."""
+    """Temporal phrases in `text` as (start, end, text[start:end]); longest wins, no overlaps.
+    Chat spellings count as the word ("last tues", "2 wks ago"); offsets are in `text`."""
+    original = text
+    text, where = _spelled_out(text) if _CHAT.search(text) else (text, None)
     words = set(_CUE_TOKENS.findall(text.lower()))
     found = [(m.start(), m.end()) for p, cues in _GATED if not cues.isdisjoint(words)
              for m in p.finditer(text)]
+    if where is not None:  # back to the offsets of what was written
+        found = [(where[s], _end_in(where, e, len(original))) for s, e in found]
+        text = original
     if not found:
         return []
     found.sort(key=lambda s: (s[0] - s[1], s[0]))  # longest first, then leftmost
@@ -173,6 +217,16 @@ def find_time_expressions(text: str) -> list[tuple[int, int, str]]:
         if all(e <= cs or s >= ce for cs, ce in chosen):
             chosen.append((s, e))
     return [(s, e, text[s:e]) for s, e in sorted(chosen)]
+
+
+def _end_in(where: list[int], end: int, length: int) -> int:
+    """The offset in the written text where a phrase ending at `end` (spelled out) ends."""
+    if end >= len(where) - 1:
+        return length
+    # the phrase's last character comes from where[end - 1]; a written-out word maps every
+    # character to its start, so the end is the next character's origin
+    nxt = where[end]
+    return nxt if nxt > where[end - 1] else where[end - 1] + 1
 
 
 # --- calendar helpers ---------------------------------------------------------------------------
@@ -702,6 +756,8 @@ def resolve_time_expression(expr: str, anchor: datetime, *,
     Anything not understood comes back with resolved=False and no start/end: nothing is guessed.
     """
     s = " ".join(expr.lower().replace("’", "'").split()).strip(" .,;:!?")
+    if _CHAT.search(s):
+        s = _spelled_out(s)[0]
     ahead = _AHEAD.fullmatch(s)  # before _LEAD drops the "in" that makes it a time ahead
     s = _LEAD.sub("", s, count=1)
     c = _Ctx(anchor, prefer)

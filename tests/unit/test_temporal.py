@@ -287,3 +287,26 @@ def test_a_timetable_said_on_a_saturday_lands_on_the_coming_monday():
     got = resolve_time_expression("in May", february,
                                   prefer=tense_prefers("training for the 10k in May"))
     assert got.start.date().isoformat() == "2026-05-01"
+
+
+@pytest.mark.parametrize("text,phrase,start", [
+    ("see you tmrw!", "tmrw", d(2024, 3, 14)),
+    ("ok so yday i quit", "yday", d(2024, 3, 12)),
+    ("we moved 2 wks ago", "2 wks ago", d(2024, 2, 28)),
+    ("met her last Thurs at 5", "last Thurs", d(2024, 3, 7)),
+    ("the sun was out on sat", "on sat", d(2024, 3, 9)),
+    ("last wknd was fun", "last wknd", d(2024, 3, 9)),
+])
+def test_chat_spellings_are_read_as_the_calendar_word(text, phrase, start):
+    """People type "tmrw", "last tues", "2 wks ago": found where they were written, resolved as
+    the words they stand for."""
+    (found,) = find_time_expressions(text)
+    assert found[2] == phrase and text[found[0]:found[1]] == phrase
+    (resolved,) = resolve_all(text, WED)
+    assert resolved.resolved and resolved.start == start
+
+
+@pytest.mark.parametrize("text", ["I sat on the sun lounger", "we wed in a barn", "the sun is out"])
+def test_words_that_are_also_day_abbreviations_name_no_day_alone(text):
+    assert not [f for f in find_time_expressions(text) if "sat" in f[2] or "sun" in f[2]
+                or "wed" in f[2]]
