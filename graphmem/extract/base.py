@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
+from .. import predicates as registry
+from ..entities import normalise_name
 from ..models import FactCandidate
+
+# A candidate's modality as the change its event states ("bought" asserted: done).
+_EVENT_CHANGE = {"asserted": registry.Change.DONE, "planned": registry.Change.PLANNED}
+_STATE_MODALITY = {registry.Change.STARTS: "asserted", registry.Change.STOPS: "negated",
+                   registry.Change.PLANNED: "planned"}
+BROUGHT_BY = "rule:registry.brings"
 
 
 @runtime_checkable
@@ -23,5 +32,34 @@ def extract_in_turn(extractor: Extractor, text: str, role: str,
     """`extractor.extract` for one piece of a turn; an extractor with `reads_context` also gets
     the turn's words before the piece (supports still come from the piece alone)."""
     if getattr(extractor, "reads_context", False):
-        return extractor.extract(text, role, before=before)  # type: ignore[call-arg]
-    return extractor.extract(text, role)
+        found = extractor.extract(text, role, before=before)  # type: ignore[call-arg]
+    else:
+        found = extractor.extract(text, role)
+    return with_brought(found)
+
+
+def with_brought(cands: list[FactCandidate]) -> list[FactCandidate]:
+    """The candidates, each event followed by the state it brings on the same value (the
+    registry's `brings`: "bought a kayak" → owns kayak, starts; "sold the Golf" → owns Golf,
+    stops; a planned purchase → a planned owns), unless the extractor stated that state of that
+    value itself. Whoever extracted the event, the state follows the same way."""
+    said = {(c.subject, c.predicate, normalise_name(c.value or "")) for c in cands}
+    out: list[FactCandidate] = []
+    for cand in cands:
+        out.append(cand)
+        entry = registry.lookup(cand.predicate)
+        change = _EVENT_CHANGE.get(cand.modality)
+        implied = entry.brought(change) if entry is not None and change is not None else None
+        if implied is None or not cand.value:
+            continue
+        state, state_change = implied
+        key = (cand.subject, state, normalise_name(cand.value))
+        if key in said or state_change not in _STATE_MODALITY:
+            continue
+        said.add(key)
+        who = "User" if cand.subject == "user" else cand.subject
+        out.append(replace(cand, kind=registry.BY_NAME[state].kind, predicate=state,
+                           modality=_STATE_MODALITY[state_change],
+                           text=registry.statement(who, state, cand.value, state_change.value),
+                           extracted_by=BROUGHT_BY))
+    return out

@@ -10,8 +10,7 @@ a state told as over ("I lived in Hove for years") becomes the past event the ru
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .. import predicates as registry
@@ -138,24 +137,10 @@ class ModelExtractor:
         for t in tagged:
             if t.score < self.min_score:
                 continue
-            for one in with_brought(t):
-                cand = to_candidate(one, text, self.tagger.version)
-                if cand is not None:
-                    out.append(cand)
-        return out
-
-
-def with_brought(tagged: Any) -> Iterator[Any]:
-    """The tagged fact, then the state its event brings on the same value (the registry's
-    `brings`: "bought a kayak" → owns kayak, starts). The corpus labels the event only."""
-    yield tagged
-    entry = registry.BY_NAME.get(tagged.predicate)
-    try:
-        implied = entry.brought(registry.Change(tagged.change)) if entry else None
-    except ValueError:
-        implied = None
-    if implied is not None:
-        yield dataclasses.replace(tagged, predicate=implied[0], change=implied[1].value)
+            cand = to_candidate(t, text, self.tagger.version)
+            if cand is not None:
+                out.append(cand)
+        return out  # the states its events bring follow at extraction (base.with_brought)
 
 
 def _reads(role: str) -> bool:

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from graphmem import predicates as registry
 from graphmem.extract import OfflineExtractor
+from graphmem.extract.base import BROUGHT_BY, extract_in_turn, with_brought
 from graphmem.extract.corpus import Span
 from graphmem.extract.learned import HybridExtractor, ModelExtractor, to_candidate
+from graphmem.models import FactCandidate
 
 
 def span(text: str, words: str) -> Span:
@@ -115,18 +117,39 @@ def test_the_hybrid_keeps_every_rule_fact_and_adds_the_models_new_ones():
 
 
 def test_an_event_brings_its_state_and_both_are_candidates():
+    """Whoever extracts the event (here the model), extraction adds the state it brings."""
     text = "we adopted a rescue greyhound on sunday"
     tagger = FakeTagger({text: [Tagged("adopted", span(text, "rescue greyhound"), "done",
                                        time=span(text, "on sunday"))]})
-    got = ModelExtractor(tagger).extract(text, "user")
+    got = extract_in_turn(ModelExtractor(tagger), text, "user", "")
     assert [(c.predicate, c.value, c.modality) for c in got] == [
         ("adopted", "rescue greyhound", "asserted"), ("has_pet", "rescue greyhound", "asserted")]
     assert all(c.time_text == "on sunday" for c in got)
+    assert got[1].extracted_by == BROUGHT_BY and got[1].support == got[0].support
     planned = "collecting the puppy on saturday"
     tagger = FakeTagger({planned: [Tagged("adopted", span(planned, "puppy"), "planned")]})
-    assert [(c.predicate, c.modality) for c in ModelExtractor(tagger).extract(planned, "user")] \
+    assert [(c.predicate, c.modality)
+            for c in extract_in_turn(ModelExtractor(tagger), planned, "user", "")] \
         == [("adopted", "planned"), ("has_pet", "planned")]
     sold = "sold the van"
     tagger = FakeTagger({sold: [Tagged("sold", span(sold, "van"), "done")]})
-    assert [(c.predicate, c.modality) for c in ModelExtractor(tagger).extract(sold, "user")] \
-        == [("sold", "asserted"), ("owns", "negated")]
+    got = extract_in_turn(ModelExtractor(tagger), sold, "user", "")
+    assert [(c.predicate, c.modality) for c in got] == [("sold", "asserted"), ("owns", "negated")]
+    assert got[1].text == "User: owns van (no longer)."
+
+
+def test_the_rules_events_bring_their_states_too():
+    got = extract_in_turn(OfflineExtractor(), "I bought a kayak last week.", "user", "")
+    assert [(c.predicate, c.value, c.modality) for c in got] == [
+        ("bought", "kayak", "asserted"), ("owns", "kayak", "asserted")]
+    assert got[1].time_text == "last week"
+
+
+def test_a_state_the_extractor_stated_itself_is_not_added_twice():
+    both = [FactCandidate("event", "bought", "User bought a kayak.", "bought a kayak",
+                          value="kayak"),
+            FactCandidate("possession", "owns", "User owns a kayak.", "a kayak", value="Kayak")]
+    assert [c.predicate for c in with_brought(both)] == ["bought", "owns"]
+    negated = [FactCandidate("event", "bought", "User did not buy a kayak.", "kayak",
+                             value="kayak", modality="negated")]
+    assert [c.predicate for c in with_brought(negated)] == ["bought"]  # no purchase, no owning
