@@ -303,7 +303,9 @@ class Ingestor:
                   roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
         """The fact's row; `said` is when its turn was said, in the turn's own local time."""
         fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
-        prefer = "future" if cand.modality == "planned" else tense_prefers(piece.text)
+        entry = lookup(cand.predicate)
+        ahead = cand.modality == "planned" or (entry is not None and entry.time_ahead)
+        prefer = "future" if ahead else tense_prefers(piece.text)
         when = (resolve_time_expression(cand.time_text, said, prefer=prefer)
                 if cand.time_text else None)
         t_s = said.astimezone(UTC)

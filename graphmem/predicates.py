@@ -73,6 +73,10 @@ class Predicate:
     # An event that ends what the subject held under its value ("left Northwind" ends works_at
     # Northwind): currency.ended_by_leaving.
     ends_held: bool = False
+    # An event whose time phrase names when the thing it arranges happens, usually ahead of the
+    # saying ("signed up for the marathon in October", "booked a table for Friday"): an
+    # ambiguous phrase resolves ahead; "last week" still resolves to last week.
+    time_ahead: bool = False
 
     def brought(self, change: Change) -> tuple[str, Change] | None:
         """The state fact this event's `change` implies on the same value, if any."""
@@ -212,7 +216,7 @@ CANONICAL: tuple[Predicate, ...] = (
     _p("joined", "event", C.EVENT, V.ORGANISATION, "a club or group joined",
        ("When did I join the choir?",), brings=("member_of", Change.STARTS), **_OUTCOME),
     _p("signed_up_for", "event", C.EVENT, V.THING, "a race, class or programme signed up for",
-       ("What did I sign up for?",), **_OUTCOME),
+       ("What did I sign up for?",), time_ahead=True, **_OUTCOME),
     _p("participated_in", "event", C.EVENT, V.THING, "an event taken part in",
        ("Which races did I run?",), **_OUTCOME),
     _p("ran", "event", C.EVENT, V.THING, "a race run", ("What was my 10k time?",), **_OUTCOME),
@@ -287,7 +291,8 @@ RULE_WORDS: tuple[Predicate, ...] = (
     _p("ordered", "event", C.EVENT, V.THING, "something ordered", ("What did I order?",), **_EVENT),
     _p("received", "event", C.EVENT, V.THING, "something received", ("What did I receive?",),
        **_EVENT),
-    _p("booked", "event", C.EVENT, V.THING, "something booked", ("What did I book?",), **_OUTCOME),
+    _p("booked", "event", C.EVENT, V.THING, "something booked", ("What did I book?",),
+       time_ahead=True, **_OUTCOME),
     _p("volunteered_at", "event", C.EVENT, V.ORGANISATION, "where the subject volunteered",
        ("Where did I volunteer?",), **_EVENT),
     _p("won", "event", C.EVENT, V.THING, "something won", ("What did I win?",), **_EVENT),

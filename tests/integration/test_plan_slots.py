@@ -129,3 +129,18 @@ def test_leaving_an_employer_ends_it_in_its_slot_and_says_so(graph, user_id, new
                 and f.modality == "asserted"]
     theirs = [f for f in Memory(graph).facts(other) if f.predicate == "works_at"]
     assert [(f.value, f.status, f.modality) for f in theirs] == [("Northwind", "active", "asserted")]
+
+
+def test_what_was_signed_up_for_is_dated_when_it_happens_ahead(graph, user_id):
+    """"Signed up for the half marathon in October", said in May: October of this year (the
+    race), not last October; a plain past phrase keeps its day."""
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [
+        _session("s1", dt(2026, 5, 10), "I've signed up for the Leeds half marathon in October."),
+        _session("s2", dt(2026, 5, 20), "I signed up for a pottery course last week.")])])
+    signed = {f.value: f for f in mem.facts(user_id, history=True)
+              if f.predicate == "signed_up_for"}
+    race = next(f for v, f in signed.items() if "marathon" in v)
+    assert race.occurred_start.date().isoformat() == "2026-10-01"
+    course = next(f for v, f in signed.items() if "pottery" in v)
+    assert course.occurred_start.date().isoformat() == "2026-05-11"
