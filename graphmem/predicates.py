@@ -77,6 +77,9 @@ class Predicate:
     # saying ("signed up for the marathon in October", "booked a table for Friday"): an
     # ambiguous phrase resolves ahead; "last week" still resolves to last week.
     time_ahead: bool = False
+    # The predicate this one is stored as when told as planned: the catch-all `did`, planned
+    # ("my driving test is on the 14th"), is a plan (`plans`); a typed event keeps its type.
+    planned_as: str | None = None
 
     def brought(self, change: Change) -> tuple[str, Change] | None:
         """The state fact this event's `change` implies on the same value, if any."""
@@ -235,7 +238,7 @@ CANONICAL: tuple[Predicate, ...] = (
     _p("cancelled", "event", C.EVENT, V.THING, "something called off or ended (a subscription)",
        ("Did I cancel Netflix?",), **_OUTCOME),
     _p("did", "event", C.EVENT, V.THING, "any other thing the subject did, said in their words",
-       ("What did I do last weekend?",), **_EVENT),
+       ("What did I do last weekend?",), planned_as="plans", **_EVENT),
     _p("recommended", "recommendation", C.EVENT, V.THING, "what the assistant recommended",
        ("What did you recommend?",), changes=frozenset({Change.DONE})),
 )

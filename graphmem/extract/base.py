@@ -35,7 +35,17 @@ def extract_in_turn(extractor: Extractor, text: str, role: str,
         found = extractor.extract(text, role, before=before)  # type: ignore[call-arg]
     else:
         found = extractor.extract(text, role)
-    return with_brought(found)
+    return with_brought([as_registered(c) for c in found])
+
+
+def as_registered(cand: FactCandidate) -> FactCandidate:
+    """The candidate under the predicate the registry stores it as (`planned_as`: a planned
+    `did` is a `plans` fact), whoever extracted it."""
+    entry = registry.lookup(cand.predicate)
+    if cand.modality == "planned" and entry is not None and entry.planned_as:
+        return replace(cand, predicate=entry.planned_as,
+                       kind=registry.BY_NAME[entry.planned_as].kind)
+    return cand
 
 
 def with_brought(cands: list[FactCandidate]) -> list[FactCandidate]:

@@ -79,6 +79,25 @@ def _planned_test(mem, user_id):
             if f.modality == "planned" and "driving test" in (f.value or "")]
 
 
+def test_migration_0016_stores_a_planned_did_as_plans(graph, user_id, new_user):
+    other = new_user()
+    for who in (user_id, other):
+        Memory(graph).ingest([Transcript(who, [
+            _session("s1", dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
+            _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
+    with graph.session() as s:  # as an older version stored it (one user only)
+        s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'plans'}) "
+              "SET f.predicate = 'did', f.kind = 'event'", u=user_id).consume()
+    before = {f.id: (f.slot, f.status) for f in _planned_test(Memory(graph), user_id)}
+    migration = importlib.import_module("graphmem.schema.0016_planned_did_is_plans")
+    assert migration.migrate(graph)["facts"] >= 1
+    (plan,) = _planned_test(Memory(graph), user_id)
+    assert plan.predicate == "plans" and before[plan.id] == (plan.slot, plan.status)
+    assert migration.migrate(graph)["facts"] == 0  # running it again changes nothing
+    (theirs,) = _planned_test(Memory(graph), other)
+    assert theirs.predicate == "plans" and theirs.status == "superseded"
+
+
 def test_an_event_told_as_ahead_is_a_plan_its_outcome_closes(graph, user_id):
     """"My driving test is on the 14th" is a plan whatever its predicate; "passed the driving
     test" told later closes it, and the outcome stays."""
@@ -88,6 +107,7 @@ def test_an_event_told_as_ahead_is_a_plan_its_outcome_closes(graph, user_id):
         _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
     (plan,) = _planned_test(mem, user_id)
     assert plan.status == "superseded"
+    assert plan.predicate == "plans"  # the catch-all `did`, planned, is stored as a plan
     assert any(f.predicate == "passed" and f.status == "active" for f in mem.facts(user_id))
 
 
