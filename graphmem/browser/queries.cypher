@@ -44,3 +44,10 @@ MATCH (a:FactEvent {user_id: user})-[r:SUPERSEDES|UPDATES|CONTRADICTS]->(b:FactE
 RETURN r.decided_by AS decided_by, type(r) AS relation, a.text AS newer, b.text AS older,
        r.at AS at
 ORDER BY at;
+
+// 8. What made each fact (a rule id, the model's version, an LLM), as a table
+WITH 'demo' AS user
+MATCH (f:FactEvent {user_id: user})
+RETURN coalesce(f.extracted_by, f.extractor) AS extracted_by, f.predicate AS predicate,
+       f.status AS status, f.text AS text
+ORDER BY extracted_by, predicate;
