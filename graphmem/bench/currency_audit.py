@@ -9,7 +9,9 @@ for a person to judge, and the precision of a judgement file.
 The users are the first `--lme-limit` LongMemEval users and every LoCoMo conversation, stored
 as `audit-lme:<id>` / `audit-locomo:<id>` by `ingest`: the offline extractor and the currency
 rules as in any ingest, without vectors (the rules decide from the text alone, and embedding is
-most of an ingest's time on a CPU); it prints turns, facts and facts per 1,000 turns. The sample is split
+most of an ingest's time on a CPU); it prints turns, facts and facts per 1,000 turns. With
+`--extractor model|hybrid` (on `ingest` and `sample`) the learned extractor's users are stored
+apart (`audit-hybrid-lme:<id>` …) and audited the same way. The sample is split
 between the two datasets in proportion to their edge counts (rounded), each part drawn with
 `random.Random(seed)` from the edges sorted by user and fact ids. The judgement file keeps ids,
 slot, values, verdict and reason, never the dataset's text; `--show` prints the turns from the
@@ -27,9 +29,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from graphmem.compose import EXTRACTORS, ingest_parts
 from graphmem.currency import DECIDED_BY_RULES
 from graphmem.db import Graph
-from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor
 from graphmem.loaders import load
 from graphmem.memory import Memory
@@ -39,17 +41,24 @@ from graphmem.store.currency import rule_edges
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 PREFIX = {"longmemeval": "audit-lme:", "locomo": "audit-locomo:"}
+OFFLINE_ONLY = ("offline", "model", "hybrid")  # extractors that need no LLM endpoint
+
+
+def prefix(dataset: str, extractor: str = "offline") -> str:
+    """The stored user id prefix: the offline extractor's users keep the first audit's ids."""
+    return PREFIX[dataset] if extractor == "offline" else f"audit-{extractor}-{PREFIX[dataset][6:]}"
 KEEP = ("type", "slot", "old_fact", "old_value", "old_quantity", "old_modality", "old_source_turn",
         "old_session", "new_fact", "new_value", "new_quantity", "new_modality",
         "new_source_turn", "new_session")
 
 
-def dataset_users(lme: str, lme_limit: int, locomo: str) -> Iterator[tuple[str, str, str]]:
+def dataset_users(lme: str, lme_limit: int, locomo: str,
+                  extractor: str = "offline") -> Iterator[tuple[str, str, str]]:
     """(dataset, stored user id, dataset user id) of the audited users."""
     for t in load(lme, limit=lme_limit):
-        yield "longmemeval", PREFIX["longmemeval"] + t.user_id, t.user_id
+        yield "longmemeval", prefix("longmemeval", extractor) + t.user_id, t.user_id
     for t in load(locomo):
-        yield "locomo", PREFIX["locomo"] + t.user_id, t.user_id
+        yield "locomo", prefix("locomo", extractor) + t.user_id, t.user_id
 
 
 class NoVectors:
@@ -70,23 +79,24 @@ class NoVectors:
         return self.embed_documents(texts)
 
 
-def audit_ingestor(graph: Graph) -> Ingestor:
-    """The offline extractor and the currency rules as in any ingest, with nothing embedded."""
+def audit_ingestor(graph: Graph, extractor: str = "offline") -> Ingestor:
+    """The extractor and the currency rules as in any ingest, with nothing embedded."""
     options = IngestOptions(embed_turn_roles=(), embed_facts=False, embed_entities=False)
-    return Ingestor(graph, OfflineExtractor(), NoVectors(), options)
+    return Ingestor(graph, ingest_parts(extractor).extractor, NoVectors(), options)
 
 
 def ingest(lme: str, lme_limit: int, locomo: str,
-           only: str | None = None) -> dict[str, Any]:
+           only: str | None = None, extractor: str = "offline") -> dict[str, Any]:
     """Store the audited users (sessions already stored are skipped)."""
     out: dict[str, Any] = {}
     with connect() as graph:
-        ingestor = audit_ingestor(graph)
+        ingestor = audit_ingestor(graph, extractor)
         for dataset, path, limit in (("longmemeval", lme, lme_limit), ("locomo", locomo, None)):
             if only and dataset != only:
                 continue
             started = time.perf_counter()
-            report = ingestor.ingest(Transcript(PREFIX[dataset] + t.user_id, t.sessions)
+            report = ingestor.ingest(Transcript(prefix(dataset, extractor) + t.user_id,
+                                                t.sessions)
                                      for t in load(path, limit=limit))
             turns, facts = report.turns, report.facts
             seconds = time.perf_counter() - started
@@ -161,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--lme", default=str(DATA / "longmemeval" / "longmemeval_s_dev.json.gz"))
         p.add_argument("--lme-limit", type=int, default=60)
         p.add_argument("--locomo", default=str(DATA / "locomo" / "locomo10.json"))
+        p.add_argument("--extractor", choices=[x for x in EXTRACTORS if x in OFFLINE_ONLY],
+                       default="offline", help="who extracted the audited users' facts")
     s.add_argument("-n", type=int, default=100)
     s.add_argument("--seed", type=int, default=13)
     s.add_argument("--show", action="store_true", help="print both source turns of each edge")
@@ -171,9 +183,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary(args.path)))
         return 0
     if args.command == "ingest":
-        print(json.dumps(ingest(args.lme, args.lme_limit, args.locomo, args.only)))
+        print(json.dumps(ingest(args.lme, args.lme_limit, args.locomo, args.only,
+                                args.extractor)))
         return 0
-    users = list(dataset_users(args.lme, args.lme_limit, args.locomo))
+    users = list(dataset_users(args.lme, args.lme_limit, args.locomo, args.extractor))
     stored = {(d, src): u for d, u, src in users}
     with Memory.from_settings() as mem:
         rows, counts = sample_edges(mem, users, args.n, args.seed)
