@@ -335,7 +335,8 @@ class Ingestor:
             "id": fact_id, "turn_id": turn_id, "turn_idx": turn_idx, "span_start": start,
             "kind": cand.kind,
             "predicate": cand.predicate, "value": cand.value, "subject": subject,
-            "slot": slot_key(subject, cand.predicate, cand.value, cand.modality),
+            "slot": (slot_key(subject, cand.predicate, cand.value, cand.modality)
+                     if cand.competes else None),
             "text": cand.text, "support": cand.support, "modality": cand.modality,
             "retraction": cand.modality == "negated" and is_retraction(piece.text),
             "mentioned_at": t_s, "time_text": cand.time_text,

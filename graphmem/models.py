@@ -127,6 +127,10 @@ class FactCandidate:
     confidence: float = 1.0
     # What made it: "rule:<rule id>", "model:<version>" or "llm:<model>" (stored on the fact).
     extracted_by: str = ""
+    # False: a mention that takes no part in currency (no slot), e.g. most of the learned
+    # extractor's states (extract.learned._competes): on real chats they are too often a value
+    # read from pasted text or a passing noun to replace what was told.
+    competes: bool = True
 
 
 @dataclass

@@ -294,8 +294,10 @@ RULE_WORDS: tuple[Predicate, ...] = (
     _p("ordered", "event", C.EVENT, V.THING, "something ordered", ("What did I order?",), **_EVENT),
     _p("received", "event", C.EVENT, V.THING, "something received", ("What did I receive?",),
        **_EVENT),
+    # Booking is a step of a plan, not its outcome: "booked the flight to Boston" leaves the
+    # trip ahead (it closed the trip's plan in the edge audit of 2026-12-03).
     _p("booked", "event", C.EVENT, V.THING, "something booked", ("What did I book?",),
-       time_ahead=True, **_OUTCOME),
+       time_ahead=True, **_EVENT),
     _p("volunteered_at", "event", C.EVENT, V.ORGANISATION, "where the subject volunteered",
        ("Where did I volunteer?",), **_EVENT),
     _p("won", "event", C.EVENT, V.THING, "something won", ("What did I win?",), **_EVENT),

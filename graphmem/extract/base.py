@@ -35,7 +35,7 @@ def extract_in_turn(extractor: Extractor, text: str, role: str,
         found = extractor.extract(text, role, before=before)  # type: ignore[call-arg]
     else:
         found = extractor.extract(text, role)
-    return with_brought([as_registered(c) for c in found])
+    return [as_registered(c) for c in found]
 
 
 def as_registered(cand: FactCandidate) -> FactCandidate:
@@ -52,7 +52,9 @@ def with_brought(cands: list[FactCandidate]) -> list[FactCandidate]:
     """The candidates, each event followed by the state it brings on the same value (the
     registry's `brings`: "bought a kayak" → owns kayak, starts; "sold the Golf" → owns Golf,
     stops; a planned purchase → a planned owns), unless the extractor stated that state of that
-    value itself. Whoever extracted the event, the state follows the same way."""
+    value itself. The learned extractor applies it (its corpus labels the event only); the
+    rules state the states they read themselves (applied to them too, it changed no scenario
+    set and cost one check of the blind set, 2026-12-03)."""
     said = {(c.subject, c.predicate, normalise_name(c.value or "")) for c in cands}
     out: list[FactCandidate] = []
     for cand in cands:

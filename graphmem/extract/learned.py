@@ -16,6 +16,7 @@ from typing import Any
 from .. import predicates as registry
 from ..models import FactCandidate, RoleRef
 from . import lexicon as L
+from .base import with_brought
 from .text import activity_key, number, singular, slug
 
 # A state told as over is the past event of the same thing (what the rules store for it).
@@ -62,6 +63,25 @@ def _stored_predicate(tagged: Any) -> tuple[str, str | None] | None:
     return name, value
 
 
+# When a model fact of a state takes part in currency (has a slot). On real chats (the edge
+# audit of docs/benchmarks.md) the model's states drew mostly wrong edges: values read from
+# pasted prompts, passing nouns ("process", "career"), a state read as ended because it was
+# mentioned in the past. So: a plan or a cancellation always; a start or a stop only of a named
+# place, organisation or person ("I start at Brightwell on Monday"); anything else is kept as
+# a mention with no slot (searchable, never replacing what was told).
+PLAN_CHANGES = frozenset({"planned", "cancelled"})
+NAMED_CHANGES = frozenset({"starts", "stops"})
+NAMED_TYPES = frozenset({registry.ValueType.PLACE, registry.ValueType.ORGANISATION,
+                         registry.ValueType.PERSON})
+
+
+def _competes(entry: Any, change: str, value: str) -> bool:
+    if entry.cardinality is registry.Cardinality.EVENT or change in PLAN_CHANGES:
+        return True
+    return (change in NAMED_CHANGES and entry.value_type in NAMED_TYPES
+            and value[:1].isupper())
+
+
 def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
     """The FactCandidate a tagged fact of `text` stands for, or None."""
     stored = _stored_predicate(tagged)
@@ -98,7 +118,8 @@ def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
         support=support, modality=modality, subject=subject, value=value,
         roles=[RoleRef(role, tagged.value.text, kind)],
         time_text=tagged.time.text if tagged.time else None, confidence=tagged.score,
-        extracted_by=f"model:{version}")
+        extracted_by=f"model:{version}",
+        competes=_competes(entry, change, value))
 
 
 class ModelExtractor:
@@ -140,7 +161,7 @@ class ModelExtractor:
             cand = to_candidate(t, text, self.tagger.version)
             if cand is not None:
                 out.append(cand)
-        return out  # the states its events bring follow at extraction (base.with_brought)
+        return with_brought(out)  # the states its events bring (the registry's `brings`)
 
 
 def _reads(role: str) -> bool:
