@@ -287,6 +287,7 @@ class Memory:
     def forget(self, user_id: str, *, missing_ok: bool = False) -> int:
         """Delete every node of one user (and nothing else); the number of nodes deleted. A
         user with no memory raises UnknownUser, unless `missing_ok` (then 0)."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         deleted = admin.forget_user(self.graph, user_id)
         if deleted == 0 and not missing_ok:
             raise UnknownUser(f"no memory for user {user_id!r}; nothing deleted")
@@ -423,6 +424,7 @@ class Memory:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
         over MAX_QUERY_CHARS, a `k` outside 1..MAX_K or metadata outside its bounds
         (graphmem.metadata) raises OutOfBounds."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(query, "query", MAX_QUERY_CHARS)
         _whole(k, "k", 1, MAX_K)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
@@ -458,6 +460,7 @@ class Memory:
         an unknown user raises UnknownUser."""
         from .history import current_facts
 
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
         return self._known(user_id, current_facts(
@@ -474,6 +477,7 @@ class Memory:
         as in `facts`."""
         from .history import fact_timeline
 
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
         pairs = to_pairs(read_metadata(metadata, "metadata filter"))
         return self._known(user_id, fact_timeline(
@@ -486,6 +490,7 @@ class Memory:
         UnknownId when it names nothing of the user's, UnknownUser for an unknown user."""
         from .history import inspect
 
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(node_id, "id", MAX_ID_CHARS)
         card = inspect(self.graph, user_id, node_id)
         if card is None:
@@ -511,6 +516,7 @@ class Memory:
 
     @_neo4j_lost
     def stats(self, user_id: str | None = None) -> dict[str, int]:
+        _bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
         row = admin.stats(self.graph, user_id)
         if user_id is not None and row["users"] == 0:
             raise UnknownUser(f"no memory for user {user_id!r} (without a user, stats counts "
@@ -531,6 +537,7 @@ class Memory:
         """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
         trace, tokens and cost; extractive and labelled so when no LLM is configured. A
         question over MAX_QUERY_CHARS or a `budget` outside 0..MAX_BUDGET raises OutOfBounds."""
+        _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(question, "question", MAX_QUERY_CHARS)
         _whole(budget, "budget", 0, MAX_BUDGET)
         client = None if offline else self.llm

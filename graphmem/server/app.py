@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..errors import Neo4jUnavailable, connection_lost
-from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_ID_CHARS, MAX_PAGE
+from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_PAGE
 from ..models import TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
@@ -120,12 +120,6 @@ def _metadata_filter(text: str | None) -> Any:
                        '{"agent":"planner"} (URL-encoded)') from None
 
 
-def _check_id(value: str, name: str) -> str:
-    if not value.strip() or len(value) > MAX_ID_CHARS:
-        raise ApiError(400, "bad_input", f"{name} must be 1 to {MAX_ID_CHARS} characters")
-    return value
-
-
 class KeyGate:
     """ASGI wrapper of the MCP endpoint: with keys configured, a request without a known key gets
     401 before MCP sees it (the tools then check the key's users)."""
@@ -193,8 +187,6 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         return found
 
     def authorize(request: Request, user_id: str | None) -> None:
-        if user_id is not None:
-            _check_id(user_id, "user_id")
         g = grant(request)
         if g is not None and not g.allows(user_id):
             who = f"user {user_id!r}" if user_id else "all users"
@@ -226,7 +218,6 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         session already holds changes nothing; only the new turns are processed. Returns the
         turns added and the facts they made (`made`), each with the facts it replaced."""
         authorize(request, user_id)
-        _check_id(session_id, "session_id")
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
@@ -296,7 +287,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     async def get_turn(user_id: str, turn_id: str, request: Request) -> dict[str, Any]:
         """One turn by stored id or source turn id, with the ids of the facts derived from it."""
         authorize(request, user_id)
-        return (await pool.run(memory.get_turn, user_id, _check_id(turn_id, "turn_id"))).to_dict()
+        return (await pool.run(memory.get_turn, user_id, turn_id)).to_dict()
 
     @app.delete("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"])
     async def delete_turn(user_id: str, turn_id: str, request: Request,
@@ -307,13 +298,13 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         slots those facts were in are decided again as if they had never been said."""
         authorize(request, user_id)
         remove = memory.redact_turn if redact else memory.delete_turn
-        return (await pool.run(remove, user_id, _check_id(turn_id, "turn_id"))).to_dict()
+        return (await pool.run(remove, user_id, turn_id)).to_dict()
 
     @app.get("/v1/users/{user_id}/facts/{fact_id}", tags=["one memory"])
     async def get_fact(user_id: str, fact_id: str, request: Request) -> dict[str, Any]:
         """One fact by id: status, interval, source turns, changes, and who marked it wrong."""
         authorize(request, user_id)
-        return (await pool.run(memory.get_fact, user_id, _check_id(fact_id, "fact_id"))).to_dict()
+        return (await pool.run(memory.get_fact, user_id, fact_id)).to_dict()
 
     @app.post("/v1/users/{user_id}/facts/{fact_id}/invalidate", tags=["one memory"])
     async def invalidate_fact(user_id: str, fact_id: str, body: InvalidateRequest,
@@ -321,7 +312,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         """Mark a fact wrong ("forget that"): status invalid, kept in history with who said so;
         its slot is decided again without it. Returns the fact."""
         authorize(request, user_id)
-        fact = await pool.run(memory.invalidate_fact, user_id, _check_id(fact_id, "fact_id"),
+        fact = await pool.run(memory.invalidate_fact, user_id, fact_id,
                               by=body.by, reason=body.reason)
         return fact.to_dict()
 
@@ -371,7 +362,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     async def inspect(user_id: str, node_id: str, request: Request) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
         authorize(request, user_id)
-        return await pool.run(memory.inspect, user_id, _check_id(node_id, "id"))
+        return await pool.run(memory.inspect, user_id, node_id)
 
     @app.post("/v1/users/{user_id}/answer", tags=["memory"])
     async def answer(user_id: str, body: AnswerRequest, request: Request) -> dict[str, Any]:

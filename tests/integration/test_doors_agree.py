@@ -141,7 +141,7 @@ def test_an_unknown_user_is_404_over_http_and_a_tool_error_over_mcp(server, move
 def test_the_bounds_are_the_same_over_http_and_mcp(server, moved):
     import anyio
 
-    from graphmem.memory import MAX_FACTS, MAX_K, MAX_QUERY_CHARS
+    from graphmem.memory import MAX_FACTS, MAX_ID_CHARS, MAX_K, MAX_QUERY_CHARS
 
     over_http = {
         "k": _error(server.post(f"/v1/users/{moved}/search", json={"query": "x", "k": MAX_K + 1}),
@@ -171,6 +171,18 @@ def test_the_bounds_are_the_same_over_http_and_mcp(server, moved):
 
     anyio.run(main)
     assert over_mcp == over_http
+    # Ids: Memory's bound, whichever id and route (422, the message that names it).
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    long_id = "u" * (MAX_ID_CHARS + 1)
+    said = f"is {MAX_ID_CHARS + 1:,} characters long; at most {MAX_ID_CHARS:,} are accepted"
+    for method, path, name in (("GET", f"/v1/users/{long_id}/facts", "user_id"),
+                               ("GET", f"/v1/users/{long_id}/stats", "user_id"),
+                               ("DELETE", f"/v1/users/{long_id}", "user_id"),
+                               ("GET", f"/v1/users/{moved}/turns/{long_id}", "turn_id"),
+                               ("GET", f"/v1/users/{moved}/facts/{long_id}", "fact_id"),
+                               ("GET", f"/v1/users/{moved}/inspect/{long_id}", "id")):
+        message = _error(server.request(method, path, headers=admin), 422, "invalid_request")
+        assert message == f"{name} {said}", (path, message)
 
 
 def test_an_upload_is_memorys_ingest_file(server, moved):
