@@ -127,7 +127,7 @@ def _check_other(mem: Memory, scenario: Scenario, user_id: str, texts: dict[str,
             _attempt(failures, f"ask after the other user {_show(ask)}",
                      lambda a=ask: _top_ok(mem, user_id, a, texts))
     finally:
-        mem.forget(other_id)
+        mem.forget(other_id, missing_ok=True)
 
 
 def _show(spec: dict[str, Any]) -> str:
@@ -222,7 +222,7 @@ def run_currency_bench(mem: Memory, scenarios: list[Scenario], path: str | Path 
         try:
             failures = check(mem, s, user_id)
         finally:
-            mem.forget(user_id)
+            mem.forget(user_id, missing_ok=True)
         outcome = Outcome(s.id, s.category, list(failures), s.xfail, failures.attempted)
         res.outcomes.append(outcome)
         if on_scenario:

@@ -149,7 +149,7 @@ def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1
     finally:
         if not keep:
             for user in made:
-                mem.forget(user)
+                mem.forget(user, missing_ok=True)
         if own:
             mem.close()
     return result
