@@ -1,7 +1,7 @@
 """`bench serve`: a real `graphmem serve` process on a free loopback port, users loaded from a
 LongMemEval file, then N concurrent HTTP clients mixing appends and searches for a bounded time;
-requests/s, p50/p95/p99 per endpoint, errors, the time to ready, and a CLI `search` through
-GRAPHMEM_URL (wall time)."""
+requests/s, p50/p95/p99 per endpoint, errors, CPU ms per request of the server and of Neo4j, the
+time to ready, and a CLI `search` through GRAPHMEM_URL (wall time)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from ..memory import Memory
+from .cpu import CpuWindow, managed_neo4j_pid
 from .stats import percentile
 from .users import QUESTIONS, bench_users
 
@@ -48,6 +49,17 @@ class LoadLevel:
     endpoints: dict[str, dict[str, Any]] = field(default_factory=dict)
     inside_ms: dict[str, dict[str, Any]] = field(default_factory=dict)
     error_samples: list[str] = field(default_factory=list)
+    cpu_s: dict[str, float | None] = field(default_factory=dict)
+    cpu_ms_per_request: dict[str, float | None] = field(default_factory=dict)
+    load_avg_1m: float = 0.0
+
+    def cpu_line(self) -> str:
+        per = self.cpu_ms_per_request
+        both = (f" = {per['server'] + per['neo4j']:.1f} ms"
+                if per.get("server") is not None and per.get("neo4j") is not None else "")
+        shown = {name: "not measured" if v is None else f"{v} ms" for name, v in per.items()}
+        return (f"  CPU per request: server {shown.get('server')} + Neo4j {shown.get('neo4j')}"
+                f"{both} (load average {self.load_avg_1m})")
 
 
 @dataclass
@@ -65,7 +77,7 @@ class ServeBench:
 
 
 def _run_level(url: str, users: list[str], clients: int, seconds: float,
-               append_share: float, tag: str) -> LoadLevel:
+               append_share: float, tag: str, pids: dict[str, int | None]) -> LoadLevel:
     res = LoadLevel(clients, seconds)
     lat: dict[str, list[float]] = {"search": [], "append": []}
     inside: dict[str, list[float]] = {"search": [], "append": []}
@@ -78,7 +90,7 @@ def _run_level(url: str, users: list[str], clients: int, seconds: float,
                 if time.perf_counter() >= stop:
                     return
                 user = users[(k + i) % len(users)]
-                appending = (i * clients + k) % round(1 / append_share) == 0
+                appending = append_share > 0 and (i * clients + k) % round(1 / append_share) == 0
                 t0 = time.perf_counter()
                 try:
                     if appending:
@@ -107,12 +119,16 @@ def _run_level(url: str, users: list[str], clients: int, seconds: float,
                             res.error_samples.append(detail)
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    cpu = CpuWindow(pids).start()  # every request sent in the window is answered before join
     t_start = time.perf_counter()
     for th in threads:
         th.start()
     for th in threads:
         th.join()
     wall = time.perf_counter() - t_start
+    res.cpu_s = {name: None if s is None else round(s, 2) for name, s in cpu.stop().items()}
+    res.cpu_ms_per_request = cpu.ms_per(sum(len(v) for v in lat.values()))
+    res.load_avg_1m = round(os.getloadavg()[0], 2)
     res.requests = sum(len(v) for v in lat.values()) + res.errors
     res.requests_per_s = round(res.requests / wall, 1)
     res.endpoints = {name: _figures(v) for name, v in lat.items()}
@@ -154,9 +170,11 @@ def run_serve_bench(path: str, *, clients: list[int] | tuple[int, ...] = (8,),
         res.ready_s = round(time.perf_counter() - started, 1)
         echo(f"serve ready in {res.ready_s} s")
         user_ids = [t.user_id for t in transcripts]
+        pids = {"server": proc.pid, "neo4j": managed_neo4j_pid()}
         for n, count in enumerate(clients):
             echo(f"{count} clients for {seconds:.0f} s…")
-            res.levels.append(_run_level(url, user_ids, count, seconds, append_share, f"{n}-"))
+            res.levels.append(_run_level(url, user_ids, count, seconds, append_share, f"{n}-",
+                                         pids))
         cli_env = {**env, "GRAPHMEM_URL": url}
         for _ in range(3):
             t0 = time.perf_counter()

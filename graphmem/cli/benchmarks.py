@@ -185,6 +185,7 @@ def bench_serve(path, clients, seconds, users, sessions, serve_options, as_json)
             click.echo(f"  {name:<7} n={e['n']} p50={e['p50']} ms p95={e['p95']} ms "
                        f"p99={e['p99']} ms (inside the server p50={i['p50']} ms "
                        f"p95={i['p95']} ms)")
+        click.echo(level.cpu_line())
         for e in level.error_samples:
             click.echo(f"  error: {e}")
     click.echo(f"CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
