@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from . import calendar_words as CW
 from . import predicates as P
 from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
@@ -44,9 +45,8 @@ PLAN_PREDICATES = frozenset({"plans"})
 # Initech") ends when that employer does.
 TIED_TO = {p.name: p.tied_to for p in P.PREDICATES if p.tied_to}
 _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
-_PLAN_STOP = frozenset("""january february march april may june july august september october
-november december monday tuesday wednesday thursday friday saturday sunday spring summer fall
-autumn winter christmas thanksgiving easter i the a an my our there here""".split())
+_PLAN_STOP = frozenset((*CW.MONTHS, *CW.WEEKDAYS, *CW.SEASONS, *CW.HOLIDAYS,
+                       *"i the a an my our there here".split()))
 _NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
 its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")

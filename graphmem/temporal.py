@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from dateutil.easter import easter
 
+from . import calendar_words as CW
 from .models import TimeExpression
 
 Prefer = Literal["past", "future"]
@@ -16,13 +17,9 @@ _Range = tuple[datetime, datetime, str]
 
 # --- vocabulary ---------------------------------------------------------------------------------
 
-_WEEKDAYS = {d: i for i, d in enumerate(
-    ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december")
-_MONTHS = {name: i + 1 for i, name in enumerate(_MONTH_NAMES)}
-_MONTHS.update({"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-                "sept": 9, "oct": 10, "nov": 11, "dec": 12})
+_WEEKDAYS = CW.WEEKDAY_NUMBER
+_MONTH_NAMES = CW.MONTHS
+_MONTHS = CW.MONTH_NUMBER
 _SEASON_START = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
 _NUMBERS = {w: i + 1 for i, w in enumerate(
     ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -32,23 +29,14 @@ _NUMBERS.update({"a": 1, "an": 1, "thirty": 30, "forty": 40, "fifty": 50})
 # Vague counts become a window reaching this many units back from the mention.
 _VAGUE_COUNTS = {"few": 7, "several": 10}  # "a couple" is two, as people use it
 
-# How people type calendar words in chat: read as the word ("last tues", "tmrw", "2 wks ago").
-# "mon", "sat", "sun" and "wed" are also words of their own ("I sat", "the sun", "we wed"): they
-# count as days only after "last", "this", "next" or "on".
-_CHAT_WORDS = {
-    "tues": "tuesday", "tue": "tuesday", "weds": "wednesday", "thurs": "thursday",
-    "thur": "thursday", "thu": "thursday", "fri": "friday",
-    "tmrw": "tomorrow", "tmr": "tomorrow", "tmrow": "tomorrow", "tmw": "tomorrow",
-    "tomoz": "tomorrow", "2moro": "tomorrow", "2morrow": "tomorrow", "2mrw": "tomorrow",
-    "yday": "yesterday", "yest": "yesterday", "yesterdy": "yesterday",
-    "2day": "today", "tonite": "tonight", "2nite": "tonight",
-    "wk": "week", "wks": "weeks", "wknd": "weekend", "wkend": "weekend", "wkends": "weekends",
-    "mnth": "month", "mnths": "months", "yr": "year", "yrs": "years",
-}
-_CHAT_DAYS = {"mon": "monday", "sat": "saturday", "sun": "sunday", "wed": "wednesday"}
-_CHAT = re.compile(r"\b(?:" + "|".join(sorted(_CHAT_WORDS, key=len, reverse=True)) + r")\b"
-                   r"|(?<=\b(?:last|this|next)\s)(?:mon|sat|sun|wed)\b"
-                   r"|(?<=\bon\s)(?:mon|sat|sun|wed)\b", re.IGNORECASE)
+# Chat spellings of calendar words (calendar_words.CHAT_SPELLINGS); the day abbreviations that are
+# also words ("I sat", "the sun") count only after "last", "this", "next" or "on".
+_CHAT_WORDS = CW.CHAT_SPELLINGS
+_CHAT_DAYS = CW.CHAT_DAYS
+_CHAT_DAY = CW.alternation(_CHAT_DAYS)
+_CHAT = re.compile(rf"\b(?:{CW.alternation(_CHAT_WORDS)})\b"
+                   rf"|(?<=\b(?:last|this|next)\s)(?:{_CHAT_DAY})\b"
+                   rf"|(?<=\bon\s)(?:{_CHAT_DAY})\b", re.IGNORECASE)
 
 
 def _spelled_out(text: str) -> tuple[str, list[int]]:
@@ -72,14 +60,15 @@ def _spelled_out(text: str) -> tuple[str, list[int]]:
 
 # --- patterns -----------------------------------------------------------------------------------
 
-_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_MON_FULL = r"january|february|march|april|june|july|august|september|october|november|december"
-_MON_ABBR = r"(?:jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\b(?:\.(?=\s*\d))?"
+_WD = rf"(?:{CW.WEEKDAY_PATTERN})"
+# "may" is left out of the full names: it is also the modal verb (see _MON_L and _MON_S)
+_MON_FULL = CW.alternation(m for m in CW.MONTHS if m != "may")
+_MON_ABBR = rf"(?:{CW.alternation(CW.MONTH_ABBREVIATIONS)})\b(?:\.(?=\s*\d))?"
 # Lenient: "may" in any case (only used after "in"/"during"). Strict: the modal verb is excluded.
 _MON_L = rf"(?:(?:{_MON_FULL}|may)\b|{_MON_ABBR})(?!['’])"
 _MON_S = rf"(?:(?:{_MON_FULL}|(?-i:May))\b|{_MON_ABBR})(?!['’])"
 _YEAR = r"(?:19|20)\d\d\b"
-_SEASON = r"(?:spring|summer|fall|autumn|winter)"
+_SEASON = rf"(?:{CW.alternation(CW.SEASONS)})"
 _POD = r"(?:morning|afternoon|evening|night)"
 _PART = r"(?:early|mid|late)[\s-]+"
 _NUM = (r"(?:\d{1,3}|a\s+couple(?:\s+of)?|couple(?:\s+of)?|a\s+few|few|several|an?|"

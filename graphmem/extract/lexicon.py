@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import calendar_words as CW
 from ..models import STUDENT_HEADS  # noqa: F401 - one list, shared with currency
 
 # --- word lists -------------------------------------------------------------------------------
@@ -213,12 +214,11 @@ studying training joining quitting staying settling""".split())
 ACTIVITY_NOUNS = {"lengths": "swim", "laps": "swim", "jogs": "jog"}
 # Words of an activity's name that say when or which, not what ("the nightly journal", "Sunday
 # runs", "a new gym").
-ACTIVITY_TIME_WORDS = frozenset("""
-monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays
-fridays saturdays sundays weekday weekdays weekend weekends daily nightly weekly monthly morning
+ACTIVITY_TIME_WORDS = frozenset((*CW.WEEKDAYS, *(d + "s" for d in CW.WEEKDAYS), *"""
+weekday weekdays weekend weekends daily nightly weekly monthly morning
 mornings evening evenings night nights afternoon afternoons early late lunchtime dawn am pm
 regular usual new local introductory beginner beginners advanced online free weekly
-""".split())
+""".split()))
 # Generic heads after an activity's name ("pottery classes", "run club", "journal thing").
 ACTIVITY_GENERIC_HEADS = frozenset("""
 thing things stuff habit habits routine routines class classes lesson lessons session sessions

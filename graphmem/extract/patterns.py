@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .. import calendar_words as CW
 from .lexicon import NUMBER_WORDS, ORDINAL_WORDS, PETS, REL_MODIFIERS, RELATIONS, VERBS
 
 TRAILING_DROP = re.compile(
@@ -50,9 +51,8 @@ PRONOUN_START = re.compile(r"(?:it|that|this|these|those|them|him|her|hers|his|t
                            r"mine|ours|you|me|us|one)\b",
                            re.IGNORECASE)
 
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|"
-           "december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
-_WD = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = CW.MONTH_PATTERN  # full names and abbreviations, longest first
+_WD = CW.WEEKDAY_PATTERN
 _NUMW = "|".join(sorted((w for w in NUMBER_WORDS if " " not in w), key=len, reverse=True))
 # Where a chat sentence starts without its subject ("Back from Lisbon yesterday!", "Picked up
 # two more fish today"): the speaker is the subject.
@@ -69,18 +69,6 @@ VALUE_TAIL = re.compile(
     # a time or a degree said after the value: "Canva on Monday", "energy drinks pretty much"
     r"on\s+(?:" + _WD + r")s?|in\s+(?:" + _MONTHS + r")|pretty|really|quite|way\s+too|most|almost|"
     r"nearly|basically)(?=\s|$).*$", re.IGNORECASE)
-# Fallback time phrases when graphmem.temporal is unavailable.
-TIME_FALLBACK = re.compile(
-    r"\b(?:the\s+day\s+before\s+yesterday|yesterday(?:\s+(?:morning|afternoon|evening))?|today|"
-    r"tonight|tomorrow|last\s+night|this\s+(?:morning|afternoon|evening)|"
-    r"(?:last|this|next|this\s+past|this\s+coming)\s+(?:week(?:end)?|month|year|spring|summer|"
-    r"fall|autumn|winter|" + _WD + r"|" + _MONTHS + r")|"
-    r"(?:over|on|during)\s+the\s+weekend|the\s+other\s+day|a\s+while\s+ago|"
-    r"(?:\d{1,3}|a|an|a\s+few|a\s+couple(?:\s+of)?|several|" + _NUMW + r")\s+"
-    r"(?:day|week|month|year|hour|minute)s?\s+(?:ago|back)|"
-    r"on\s+(?:" + _WD + r")|in\s+(?:" + _MONTHS + r")(?:\s+(?:19|20)\d\d)?|"
-    r"(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?|"
-    r"in\s+(?:19|20)\d\d|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})\b", re.IGNORECASE)
 FUTURE_TIME = re.compile(r"\b(?:tomorrow|tonight|next|this\s+coming|later|soon|upcoming|in\s+"
                          r"(?:a|an|two|three|a\s+few|\d+)\s+(?:day|week|month|year)s?)\b",
                          re.IGNORECASE)

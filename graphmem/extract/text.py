@@ -5,16 +5,9 @@ from __future__ import annotations
 import re
 
 from ..models import FactCandidate, RoleRef
+from ..temporal import find_time_expressions as _find_times
 from . import lexicon as L
 from . import patterns as P
-
-try:  # the shared temporal module when present; a small local regex otherwise
-    from ..temporal import find_time_expressions as _find_times
-except ImportError:  # pragma: no cover - depends on the checkout
-
-    def _find_times(text: str) -> list[tuple[int, int, str]]:
-        return [(m.start(), m.end(), m.group(0)) for m in P.TIME_FALLBACK.finditer(text)]
-
 
 TimeHit = tuple[int, int, str]
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from .. import calendar_words as CW
 from ..lucene import terms
 from ..temporal import find_time_expressions, resolve_time_expression
 from .coverage import wants_coverage
@@ -206,11 +207,10 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
 # Calendar names: they mean the same on any day, so what was said then may name them too. A
 # number stays only as a year, an ordinal, or a day beside a month name ("4 February"): in "3
 # weeks ago" it is a count.
-_MONTH = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+_MONTH = CW.MONTH_PATTERN
 _CALENDAR = re.compile(
-    r"\b(?:\d{4}|\d+(?:st|nd|rd|th)|" + _MONTH + r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"spring|summer|autumn|fall|winter|christmas(?: eve| day)?|easter|thanksgiving|halloween|"
+    r"\b(?:\d{4}|\d+(?:st|nd|rd|th)|" + _MONTH + r"|" + CW.WEEKDAY_PATTERN + r"|"
+    + CW.alternation(CW.SEASONS) + r"|christmas(?: eve| day)?|easter|thanksgiving|halloween|"
     r"hanukkah|diwali|(?:boxing|memorial|labou?r|independence) day|"
     r"(?:valentine|mother|father)['’]?s?(?: day)?|new year['’]?s?(?: eve| day)?)\b", re.IGNORECASE)
 _HAS_MONTH = re.compile(r"\b(?:" + _MONTH + r")\b", re.IGNORECASE)
