@@ -164,7 +164,7 @@ def _addressed(text: str, piece: MessagePiece, speakers: tuple[str, ...],
     other = next(s for s in speakers if s != speaker)
     return FactCandidate(kind="attribute", predicate=NAME_PREDICATE, text=f"{other} is called {name}.",
                          support=piece.text[start:end].strip(), subject=other, value=name,
-                         roles=[RoleRef("subject", other, "person")], confidence=0.8,
+                         roles=[RoleRef("subject", other, "person")],
                          extracted_by="rule:ingest.addressed")
 
 

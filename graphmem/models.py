@@ -124,7 +124,6 @@ class FactCandidate:
     roles: list[RoleRef] = field(default_factory=list)
     time_text: str | None = None  # raw temporal expression, resolved by ingest
     piece_ids: list[str] = field(default_factory=list)  # filled by ingest from `support`
-    confidence: float = 1.0
     # What made it: "rule:<rule id>", "model:<version>" or "llm:<model>" (stored on the fact).
     extracted_by: str = ""
     # False: a mention that takes no part in currency (no slot), e.g. most of the learned

@@ -54,8 +54,7 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
         f = fact(s, "event", "uses", f"User {'stopped' if stopped else 'started'} "
                  f"using {display(used)}.", m.start(), se, value=used,
                  modality="negated" if stopped else "asserted", time=time,
-                 roles=[user_role(), RoleRef("object", used, "product")],
-                 confidence=0.8)
+                 roles=[user_role(), RoleRef("object", used, "product")])
         return [f] if f else []
     activity = type_of(value) == "activity" or verb in (
         "took up", "taken up", "started doing", "gave up", "quit", "gave up on", "have given up",
@@ -66,16 +65,16 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if family == "stop":
         out.append(habits.stopping(s, m, s.text[os:bounded(s.text, os, 6)], se) or fact(
             s, "event", f"does:{activity_slot(value)}", f"User stopped {shown}.", m.start(), se,
-            value=value, modality="negated", roles=roles, time=time, confidence=0.8))
+            value=value, modality="negated", roles=roles, time=time))
     else:
         if verb == "got into" and value[:1].isupper():
             out.append(fact(s, "event", "admitted_to", f"User got into {shown}.",
                             m.start(), se, value=value, roles=[
                                       user_role(), RoleRef("school", value, "organization")],
-                            time=time, confidence=0.7))
+                            time=time))
             return [f for f in out if f]
         out.append(fact(s, "event", "started", f"User started {shown}.", m.start(), se,
-                        value=value, roles=roles, time=time, confidence=0.8))
+                        value=value, roles=roles, time=time))
         found = habits.activity(value) if activity or habits.consumable(value) else None
         if found:
             out.append(habits.candidate(s, found, m.start(), se, how="again" if re.search(
@@ -83,7 +82,7 @@ def stop_start(s: Sentence, m: re.Match[str], verb: str, pred: str,
         elif activity:
             out.append(fact(s, "event", f"does:{activity_slot(value)}",
                             f"User started {shown}.", m.start(), se, value=value,
-                            roles=list(roles), time=time, confidence=0.7))
+                            roles=list(roles), time=time))
     return [f for f in out if f]
 
 
@@ -112,7 +111,7 @@ def cut(s: Sentence, m: re.Match[str], verb: str, pred: str,
         return []
     f = fact(s, "preference", "reduces", f"User is cutting down on {value}.",
              m.start(), se, value=value, roles=[user_role(), RoleRef(
-                       "object", value, type_of(value))], time=time, confidence=0.8)
+                       "object", value, type_of(value))], time=time)
     return [f] if f else []
 
 
@@ -139,11 +138,11 @@ def switch(s: Sentence, m: re.Match[str], verb: str, pred: str,
         sentence = f"User switched from {old_value} to {value}." if old_value else \
             f"User switched to {value}."
         f = fact(s, "event", "uses", sentence, m.start(), se, value=value,
-                 roles=roles, time=time, confidence=0.8)
+                 roles=roles, time=time)
     elif old_value and not vague(old_value):
         f = fact(s, "event", "uses", f"User switched away from {old_value}.",
                  m.start(), se, value=old_value, modality="negated", roles=roles,
-                 time=time, confidence=0.7)
+                 time=time)
     else:
         return []
     return [f] if f else []
@@ -179,7 +178,7 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
                 out.append(fact(
                     s, "possession", f"owns_count:{slug(pet)}",
                     f"User got another {pet}." if count == "+1" else f"User has a {pet}.",
-                    m.start(), end, value=count, time=time, confidence=0.6,
+                    m.start(), end, value=count, time=time,
                     roles=[user_role(), RoleRef("object", pet, "pet")]))
         elif noun in L.RELATIONS and not acquire:
             rel = L.RELATIONS[noun]
@@ -212,14 +211,13 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
                 noun in L.NOT_POSSESSED or noun in L.VAGUE_HEADS:
             return []
         if pet and count_text and modality == "asserted" or pet and count == 0:
-            conf = 0.6 if num in ("a", "an", "one") and not acquire else 0.9
             sentence = f"User got {'another' if count_text == '+1' else count_text[1:]} " \
                 f"{noun_shown}." if count_text.startswith("+") else \
                 f"User has {count_text} {noun_shown}."
             out.append(fact(s, "possession", f"owns_count:{slug(pet)}", sentence,
                             m.start(), support_end, value=count_text,
                             roles=[user_role(), RoleRef("object", pet, "pet")],
-                            time=time, confidence=conf))
+                            time=time))
         elif fam and count is not None and not acquire:
             out.append(fact(s, "relationship", f"count:{fam}",
                             f"User has {count} {noun_shown}.", m.start(), support_end,
@@ -228,14 +226,14 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
             # ("I've got two cars" is had; "I got two cars", an acquisition, is `acquire`)
             out.append(fact(s, "possession", f"owns_count:{slug(noun)}",
                             f"User has {count} {noun_shown}.", m.start(), support_end,
-                            value=str(count), time=time, confidence=0.7))
+                            value=str(count), time=time))
         elif noun in L.POSSESSIONS and not acquire and verb not in ("got", "own", "owns"):
             value = clean(seg[hm.start("adj"):hm.end("noun")])
             out.append(fact(s, "possession", "owns",
                             f"User has {article(value)} {value}.", m.start(),
                             support_end, value=value, modality=modality,
                             roles=[user_role(), RoleRef("object", value, "product")],
-                            time=time, confidence=0.7))
+                            time=time))
         if out and not acquire:
             return [f for f in out if f]
     if not acquire and not verb.startswith("own"):
@@ -249,7 +247,7 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
         out.append(fact(s, "possession", "owns", f"User owns {shown}.", m.start(),
                         support_end, value=value, modality=modality,
                         roles=[user_role(), RoleRef("object", value, "product")],
-                        time=time, confidence=0.8))
+                        time=time))
     elif verb in ("bought", "purchased"):
         out.append(fact(s, "event", "bought", f"User bought {shown}.", m.start(),
                         support_end, value=value, modality=modality,
@@ -258,13 +256,11 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
     elif verb in ("adopted", "rescued") and not out:
         out.append(fact(s, "event", "adopted", f"User {verb} {shown}.", m.start(),
                         support_end, value=value, modality=modality, time=time,
-                        roles=[user_role(), RoleRef("object", value, "other")],
-                        confidence=0.8))
+                        roles=[user_role(), RoleRef("object", value, "other")]))
     elif not out and hm and singular(hm.group("noun")) in L.POSSESSIONS:
         out.append(fact(s, "event", "acquired", f"User got {shown}.", m.start(),
                         support_end, value=value, modality=modality, time=time,
-                        roles=[user_role(), RoleRef("object", value, "product")],
-                        confidence=0.8))
+                        roles=[user_role(), RoleRef("object", value, "product")]))
     return [f for f in out if f]
 
 

@@ -58,8 +58,7 @@ def pref(s: Sentence, m: re.Match[str], verb: str, pred: str,
         sentence = f"User is {verb} {shown}."
     roles = [user_role(), RoleRef("object", value, type_of(value))]
     f = fact(s, "opinion" if past else "preference", pred, sentence, m.start(), se,
-             value=value, modality=modality, roles=roles, time=time,
-             confidence=0.7 if past else 0.9)
+             value=value, modality=modality, roles=roles, time=time)
     return [f] if f else []
 
 
@@ -135,7 +134,7 @@ def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
     text = s.text
     family = L.VERBS[verb][0]
     os = skip_ws(text, m.end())
-    value, end, conf = organisation(text, os)
+    value, end, _ = organisation(text, os)
     aux = m.group("aux") or ""
     if family == "work_end":
         if modality == "negated":
@@ -176,7 +175,7 @@ def work(s: Sentence, m: re.Match[str], verb: str, pred: str,
                             m.start(), role_as.start("np") + len(np_raw), value=title,
                             roles=[user_role(), RoleRef("object", title, "other")]))
     f = fact(s, kind, pred, sentence, m.start(), end, value=value or None,
-             modality=modality, roles=roles, time=time, confidence=conf)
+             modality=modality, roles=roles, time=time)
     return [g for g in [f, *out] if g]
 
 
@@ -199,11 +198,11 @@ def work_as(s: Sentence, m: re.Match[str], verb: str, pred: str,
     at = re.compile(r"\s+(?:at|for|with)\s+").match(s.text, os + s.text[os:].find(value)
                                                      + len(value)) if value in s.text[os:] else None
     if at and modality == "asserted" and value.split()[-1].lower() in L.OCCUPATIONS:
-        org, oend, conf = organisation(s.text, at.end())
+        org, oend, _ = organisation(s.text, at.end())
         if org:
             out.append(fact(s, "event" if past else "attribute", "worked_at" if past else
                             "works_at", f"User {'worked' if past else 'works'} at {org}.",
-                            m.start(), oend, value=org, confidence=conf, roles=[
+                            m.start(), oend, value=org, roles=[
                                 user_role(), RoleRef("employer", org, "organization")]))
     return [g for g in out if g]
 
@@ -214,7 +213,7 @@ def study(s: Sentence, m: re.Match[str], verb: str, pred: str,
     family = L.VERBS[verb][0]
     os = skip_ws(text, m.end())
     if family in ("study", "study_past"):
-        value, end, conf = organisation(text, os)
+        value, end, _ = organisation(text, os)
         if not value:
             return []
         sentence = f"User {'studied' if family == 'study_past' else 'studies'} at {value}."
@@ -231,16 +230,16 @@ def study(s: Sentence, m: re.Match[str], verb: str, pred: str,
         if vague(value) or first in L.NOT_OBJECT_START or first in (
                 "hard", "abroad", "all", "every", "right", "late", "now", "today", "tonight"):
             return []
-        end, conf, kind = oe, 0.8, "attribute"
+        end, kind = oe, "attribute"
         sentence = f"User {'majors in' if pred == 'major' else 'studies'} {value}."
         roles = [user_role(), RoleRef("object", value, "other")]
     time = s.time_for(m.start(), os, s.clause_end(os))
     f = fact(s, kind, pred, sentence, m.start(), end, value=value, modality=modality,
-             roles=roles, time=time, confidence=conf)
+             roles=roles, time=time)
     out = [f] if f else []
     if family in ("study_field", "major") and school[0] and modality == "asserted":
         g = fact(s, "attribute", "studies_at", f"User studies at {school[0]}.",
-                 m.start(), school[1], value=school[0], confidence=school[2],
+                 m.start(), school[1], value=school[0],
                  roles=[user_role(), RoleRef("school", school[0], "organization")])
         out += [g] if g else []
     return out
@@ -256,7 +255,7 @@ def left(s: Sentence, m: re.Match[str], verb: str, pred: str,
     time = s.time_for(m.start(), os, s.clause_end(os))
     f = fact(s, "event", "left", f"User left {value}.", m.start(), pm.end(),
              value=value, roles=[user_role(), RoleRef("object", value, "other")],
-             time=time, confidence=0.7)
+             time=time)
     return [f] if f else []
 
 
@@ -302,8 +301,7 @@ def event(s: Sentence, m: re.Match[str], verb: str, pred: str,
     roles = [user_role()] + ([RoleRef("location" if kind_type == "place" else "object",
                                       value, kind_type)] if value else [])
     f = fact(s, "event", pred, sentence, m.start(), max(oe, se), value=value or None,
-             modality=modality, roles=roles, time=time,
-             confidence=0.7 if pred in ("read", "took", "met") else 0.85)
+             modality=modality, roles=roles, time=time)
     out = [f] if f else []
     if pred in ("joined", "signed_up_for") and modality == "asserted":
         out += joined_activity(s, m, value, oe, time)
@@ -325,8 +323,7 @@ def joined_activity(s: Sentence, m: re.Match[str], value: str, end: int,
     again = bool(re.search(r"\bagain\b", s.text[m.end():s.clause_end(end) + 1], re.I))
     f = fact(s, "routine", "does:" + slug(name),
              f"User took up {name} again." if again else f"User joined {name}.", m.start(), end,
-             value=name, roles=[user_role(), RoleRef("object", name, "activity")], time=time,
-             confidence=0.7)
+             value=name, roles=[user_role(), RoleRef("object", name, "activity")], time=time)
     return [f] if f else []
 
 
@@ -347,8 +344,7 @@ def progressive(s: Sentence, m: re.Match[str], verb: str, pred: str,
     value = f"{base} {display(raw)}".strip()
     f = fact(s, "plan", "plans", f"User plans to {value}.", m.start(), max(oe, se),
              value=value, modality="planned", time=time,
-             roles=[user_role(), RoleRef("object", value_obj or base, "other")],
-             confidence=0.8)
+             roles=[user_role(), RoleRef("object", value_obj or base, "other")])
     return [f] if f else []
 
 
@@ -385,7 +381,7 @@ def ongoing(s: Sentence, m: re.Match[str], verb: str, pred: str,
     if modality == "negated":
         sentence = f"Not true: {sentence}"
     f = fact(s, "attribute", pred, sentence, m.start(), max(oe, se), value=value,
-             modality=modality, roles=[user_role(), role], time=time, confidence=0.75)
+             modality=modality, roles=[user_role(), role], time=time)
     return [f] if f else []
 
 
@@ -401,6 +397,6 @@ def drive(s: Sentence, m: re.Match[str], verb: str, pred: str,
             singular(value.split()[-1]) in L.NOT_POSSESSED:
         return []
     f = fact(s, "possession", "drives", f"User drives {display(raw)}.", m.start(), max(oe, se),
-             value=value, modality=modality, time=time, confidence=0.8,
+             value=value, modality=modality, time=time,
              roles=[user_role(), RoleRef("object", value, "product")])
     return [f] if f else []

@@ -93,7 +93,7 @@ def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
     noun = singular(m.group("noun"))
     time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
     return fact(s, "possession" if predicate.startswith("owns") else "attribute", predicate,
-                sentence, m.start(), m.end(), value=value, time=time, confidence=0.8,
+                sentence, m.start(), m.end(), value=value, time=time,
                 roles=[user_role(), RoleRef("object", noun, type_of(noun))])
 
 
@@ -125,7 +125,7 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
         if m.group("dir").lower() == "down" and n is not None and habits.consumable(noun) and \
                 noun not in L.PETS and not s.hedged(m.start()):  # "one coffee a day": cutting down
             out.append(fact(s, "preference", "reduces", f"User is cutting down on {noun}.",
-                            m.start(), m.end(), value=noun, confidence=0.65,
+                            m.start(), m.end(), value=noun,
                             roles=[user_role(), RoleRef("object", noun, "food")]))
             continue
         pred = count_slot(m.group("noun"))
@@ -170,7 +170,7 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
             continue
         if _FAMILY.get(noun) == "child":
             out.append(fact(s, "relationship", "count:child", f"User has {n} children.",
-                            m.start(), m.end(), value=str(n), confidence=0.8,
+                            m.start(), m.end(), value=str(n),
                             time=s.time_for(m.start(), m.end(), s.clause_end(m.end()))))
         elif pred := count_slot(noun):
             out.append(_count_fact(s, m, pred, str(n), f"User now has {n} {noun}s."))
@@ -203,8 +203,7 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
             here = text.find(last.support)  # -1: said in the sentence before
             out.append(fact(s, "possession" if last.predicate.startswith("owns") else "attribute",
                             last.predicate, f"User now has {n} ({last.predicate.split(':')[1]}).",
-                            here if here >= 0 else m.start(), m.end(), value=str(n),
-                            confidence=0.75 if here >= 0 else 0.7, roles=list(last.roles)))
+                            here if here >= 0 else m.start(), m.end(), value=str(n), roles=list(last.roles)))
     return [f for f in out if f]
 
 

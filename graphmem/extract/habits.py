@@ -172,13 +172,11 @@ def candidate(s: Sentence, found: tuple[str, str], start: int, end: int, *,
     if predicate == "consumes":
         return fact(s, "preference", "avoids" if stopped else "consumes",
                     SENTENCES[how, "consumes"].format(value), start, end, value=value,
-                    roles=[user_role(), RoleRef("object", value, "food")], time=time,
-                    confidence=0.75)
+                    roles=[user_role(), RoleRef("object", value, "food")], time=time)
     return fact(s, "routine" if how == "routine" else "event", predicate,
                 SENTENCES[how, "does"].format(value), start, end, value=value,
                 modality="negated" if stopped else "asserted",
-                roles=[user_role(), RoleRef("object", value, "activity")], time=time,
-                confidence=0.75)
+                roles=[user_role(), RoleRef("object", value, "activity")], time=time)
 
 
 def _clause(s: Sentence, start: int) -> tuple[int, int]:
@@ -277,7 +275,7 @@ def advised(s: Sentence) -> list[FactCandidate]:
             value = " ".join(object_words(text[m.end():oe]))
             if value and not vague(value):
                 out.append(fact(s, "preference", "reduces", f"User is cutting down on {value}.",
-                                m.start(), oe, value=value, confidence=0.65,
+                                m.start(), oe, value=value,
                                 roles=[user_role(), RoleRef("object", value, "food")]))
             continue
         found = activity(text[m.end():oe])
@@ -307,7 +305,7 @@ def app_use(s: Sentence) -> list[FactCandidate]:
         gone = m.re is APP_GONE
         out.append(fact(s, "routine", "uses", f"User no longer uses {app}." if gone else
                         f"User uses {app} all the time.", m.start(), m.end(), value=app,
-                        modality="negated" if gone else "asserted", confidence=0.7,
+                        modality="negated" if gone else "asserted",
                         time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
                         roles=[user_role(), RoleRef("object", app, "product")]))
     return [f for f in out if f]

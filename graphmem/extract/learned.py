@@ -117,7 +117,7 @@ def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
         text=registry.statement(who, predicate, value, change),
         support=support, modality=modality, subject=subject, value=value,
         roles=[RoleRef(role, tagged.value.text, kind)],
-        time_text=tagged.time.text if tagged.time else None, confidence=tagged.score,
+        time_text=tagged.time.text if tagged.time else None,
         extracted_by=f"model:{version}",
         competes=_competes(entry, change, value))
 

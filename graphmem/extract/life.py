@@ -209,7 +209,7 @@ def _employer(s: Sentence, m: re.Match[str], org: str, end: int, *,
     return fact(s, "event" if left else "attribute", "works_at",
                 f"User left their job at {org}." if left else f"User works at {org}.",
                 m.start(), end, value=org, modality="negated" if left else "asserted",
-                confidence=0.8, time=s.time_for(m.start(), end, s.clause_end(end)),
+                time=s.time_for(m.start(), end, s.clause_end(end)),
                 roles=[user_role(), RoleRef("employer", org, "organization")])
 
 
@@ -232,7 +232,7 @@ def _role(s: Sentence, m: re.Match[str], *, with_time: bool) -> FactCandidate | 
         return None
     time = s.time_for(m.start(), m.end(), s.clause_end(m.end())) if with_time else None
     return fact(s, "attribute", "occupation", f"User is {article(np)} {np}.", m.start(),
-                m.end("np"), value=np, confidence=0.7, time=time,
+                m.end("np"), value=np, time=time,
                 roles=[user_role(), RoleRef("object", np, "other")])
 
 
@@ -304,7 +304,7 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
             role = clean(m.group("role")).lower()
             if not vague(role) and not s.hedged(m.start()):
                 out.append(fact(s, "attribute", "occupation", f"User is now a {role}.",
-                                m.start(), m.end("role"), value=role, confidence=0.7,
+                                m.start(), m.end("role"), value=role,
                                 time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
                                 roles=[user_role()]))
     for m in (*TEACH.finditer(text), *TEACHING.finditer(text)):
@@ -315,7 +315,7 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
         what = clean(m.group("what"))
         if not vague(what):
             out.append(fact(s, "attribute", "occupation", f"User is a {what} teacher.",
-                            m.start(), m.end("what"), value=f"{what} teacher", confidence=0.7,
+                            m.start(), m.end("what"), value=f"{what} teacher",
                             roles=[user_role()]))
     return [f for f in out if f]
 
@@ -343,23 +343,23 @@ def job_changes(s: Sentence) -> list[FactCandidate]:
         time = s.time_for(m.start(), new_end, s.clause_end(new_end))
         if not job:
             out.append(fact(s, "event", "works_at", f"User left their job at {old}.", m.start(),
-                            old_end, value=old, modality="negated", time=time, confidence=0.8,
+                            old_end, value=old, modality="negated", time=time,
                             roles=[user_role(), RoleRef("employer", old, "organization")]))
         out.append(fact(s, "attribute", "works_at", f"User works at {new}.", new_m.start() + 0,
-                        new_end, value=new, time=time, confidence=0.8,
+                        new_end, value=new, time=time,
                         roles=[user_role(), RoleRef("employer", new, "organization")]))
     for m in LAST_DAY.finditer(text):
         old, old_end = _org_after(text, m.end())
         if old and not s.hedged(m.start()):
             out.append(fact(s, "event", "works_at", f"User left their job at {old}.", m.start(),
-                            old_end, value=old, modality="negated", confidence=0.8,
+                            old_end, value=old, modality="negated",
                             time=s.time_for(m.start(), old_end, s.clause_end(old_end)),
                             roles=[user_role(), RoleRef("employer", old, "organization")]))
     for m in STARTED_AT.finditer(text):
         new, new_end = _org_after(text, m.end())
         if new and not s.hedged(m.start()) and not P.TIME_NAME.match(new):
             out.append(fact(s, "attribute", "works_at", f"User works at {new}.", m.start(),
-                            new_end, value=new, confidence=0.8,
+                            new_end, value=new,
                             time=s.time_for(m.start(), new_end, s.clause_end(new_end)),
                             roles=[user_role(), RoleRef("employer", new, "organization")]))
     return [f for f in out if f]
@@ -408,7 +408,7 @@ def homes(s: Sentence, so_far: list[FactCandidate] = ()) -> list[FactCandidate]:
             sentence = f"User lives in {value}." if modality == "asserted" else \
                 f"User no longer lives in {value}."
             out.append(fact(s, "attribute", "lives_in", sentence, m.start(), end, value=value,
-                            modality=modality, time=time, confidence=0.75,
+                            modality=modality, time=time,
                             roles=[user_role(), RoleRef("location", value, "place")]))
     # "we sold our house in Bath" names the home it gives up: no home asserted by it; and a
     # sentence that already says where the user lives ("living in Tokyo … my apartment in
@@ -442,7 +442,7 @@ def cancellations(s: Sentence) -> list[FactCandidate]:
             continue
         time = s.time_for(m.start(), end, s.clause_end(end))
         out.append(fact(s, "event", "cancelled", f"User cancelled {display(value)}.", m.start(),
-                        end, value=value, time=time, confidence=0.75,
+                        end, value=value, time=time,
                         roles=[user_role(), RoleRef("object", value, "other")]))
     return [f for f in out if f]
 
@@ -479,7 +479,7 @@ def third_party(s: Sentence) -> list[FactCandidate]:
                  value=re.sub(r"^(?:\s+[A-Z][a-z]+)?['’]s?\B|^(?:\s+[A-Z][a-z]+)?['’]s\b|^\s+", "",
                               text[m.end("rel"):end]).strip()
                  or None,
-                 modality="planned" if planned else "asserted", subject=who, confidence=0.7,
+                 modality="planned" if planned else "asserted", subject=who,
                  roles=[RoleRef("subject", name or rel, "person")], time=time)
         if f:
             f.text = f"User's {said}."  # the date is already in the words
@@ -525,7 +525,7 @@ def named_events(s: Sentence) -> list[FactCandidate]:
                                  or _RESCHEDULED.search(text, m.end(), end)))
         f = fact(s, "event", "person_event", f"{said}.", m.start(), end,
                  value=re.sub(r"^['’]s\s+", "", text[m.end("name"):end].strip()) or None,
-                 modality="planned" if planned else "asserted", subject=name, confidence=0.65,
+                 modality="planned" if planned else "asserted", subject=name,
                  roles=[RoleRef("subject", name, "person")], time=time)
         if f:
             f.text = f"{said}."

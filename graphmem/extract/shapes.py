@@ -77,7 +77,7 @@ def plans(s: Sentence) -> list[FactCandidate]:
         roles = [user_role()] + ([RoleRef("object", name, "other")] if name else [])
         f = fact(s, "plan", "plans", sentence, m.start(), se, value=shown,
                  modality="planned" if planned else "hypothetical", roles=roles,
-                 time=time, confidence=0.8 if planned else 0.6)
+                 time=time)
         if f:
             out.append(f)
     for m in P.PLAN_OFF.finditer(text):
@@ -99,7 +99,7 @@ def plans(s: Sentence) -> list[FactCandidate]:
         what = clean(m.group("what"), drop_possessive=False)
         time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
         f = fact(s, "plan", "plans", f"User plans to take the {what}.", m.start(), m.end(),
-                 value=f"take the {what}", modality="planned", time=time, confidence=0.75,
+                 value=f"take the {what}", modality="planned", time=time,
                  roles=[user_role(), RoleRef("object", what, "event")])
         if f:
             out.append(f)
@@ -132,7 +132,7 @@ def not_for_me(s: Sentence) -> list[FactCandidate]:
         if s.hedged(m.start()) or vague(value) or P.PRONOUN_START.match(value):
             continue
         out.append(fact(s, "preference", "dislikes", f"User no longer enjoys {display(value)}.",
-                        m.start("obj") + lead.end(), m.end(), value=value, confidence=0.8,
+                        m.start("obj") + lead.end(), m.end(), value=value,
                         roles=[user_role(), RoleRef("object", value, type_of(value))]))
     return [f for f in out if f]
 
@@ -277,8 +277,7 @@ def relations(s: Sentence) -> list[FactCandidate]:
             said = P.WS.sub(" ", (m.group("mods") or "") + m.group("rel")).lower()
             out.append(fact(s, "relationship", rel, f"User's {said} is {name}.",
                             m.start(), m.end(), value=name,
-                            roles=[user_role(), RoleRef("object", name, "person")],
-                            confidence=0.9))
+                            roles=[user_role(), RoleRef("object", name, "person")]))
     return [f for f in out if f]
 
 
@@ -296,7 +295,7 @@ def occupation(s: Sentence) -> list[FactCandidate]:
         head = words[-1]
         np_end = m.start("np") + len(np_raw.rstrip(L.PUNCT_STRIP))
         at = re.compile(r"\s+(?:at|for)\s+").match(text, np_end)
-        org, org_end, conf = organisation(text, at.end()) if at else ("", 0, 0.0)
+        org, org_end, _ = organisation(text, at.end()) if at else ("", 0, 0.0)
         if head in L.STUDENT_HEADS and head != "student" and not org:
             continue
         modality = "negated" if m.group("neg") else "asserted"
@@ -314,8 +313,7 @@ def occupation(s: Sentence) -> list[FactCandidate]:
                 s, "attribute", pred,
                 f"User {'studies' if student else 'works'} at {org}.", m.start(), org_end,
                 value=org, roles=[user_role(), RoleRef("school" if student else "employer",
-                                                       org, "organization")],
-                confidence=conf))
+                                                       org, "organization")]))
     return [f for f in out if f]
 
 
@@ -352,8 +350,7 @@ def status(s: Sentence) -> list[FactCandidate]:
             org = organisation(text, after.end()) if after else None
             if org and org[0]:
                 out.append(fact(s, "event", "works_at", f"User left their job at {org[0]}.",
-                                m.start(), org[1], value=org[0], modality="negated",
-                                confidence=org[2], roles=[
+                                m.start(), org[1], value=org[0], modality="negated", roles=[
                                     user_role(), RoleRef("employer", org[0], "organization")]))
     return [f for f in out if f]
 
@@ -449,8 +446,7 @@ def ordinals(s: Sentence) -> list[FactCandidate]:
         out.append(fact(s, "attribute", f"count:{slug(noun)}",
                         f"This is User's {o} {' '.join(words)}.", m.start(), end,
                         value=str(n), roles=[user_role(), RoleRef("object", noun,
-                                                                  type_of(noun))],
-                        confidence=0.8))
+                                                                  type_of(noun))]))
     return [f for f in out if f]
 
 
@@ -478,8 +474,7 @@ def recommendations(text: str) -> list[FactCandidate]:
         out.append(FactCandidate(
             kind="recommendation", predicate="recommended",
             text=f"Assistant recommended {value}.", support=support, subject="assistant",
-            value=value, roles=[RoleRef("subject", "assistant", "other"), *_recommended(value)],
-            confidence=0.8))
+            value=value, roles=[RoleRef("subject", "assistant", "other"), *_recommended(value)]))
     return out
 
 
@@ -502,11 +497,11 @@ def age(s: Sentence) -> list[FactCandidate]:
             continue
         years = m.group("years")
         out.append(fact(s, "attribute", "age", f"User is {years} years old.", m.start(),
-                        m.end(), value=years, confidence=0.9))
+                        m.end(), value=years))
     for m in P.BIRTHDAY.finditer(s.text):
         day = m.group("day")
         out.append(fact(s, "attribute", "birthday", f"User's birthday is {day}.", m.start(),
-                        m.end(), value=day, confidence=0.9))
+                        m.end(), value=day))
     return [f for f in out if f]
 
 
@@ -657,7 +652,7 @@ def _user_did(s: Sentence, t: TimeHit) -> FactCandidate | None:
     end = s.clause_end(subj.end()) if leading else max(t[1], s.clause_end(subj.end()))
     return fact(s, "event", "did", f"User {lead}{display(text[subj.start('verb'):end])}.",
                 subj.start(), end, value=value,
-                modality="planned" if planned else "asserted", time=t, confidence=0.6)
+                modality="planned" if planned else "asserted", time=t)
 
 
 def _be_gap(words: str) -> bool:
@@ -688,8 +683,7 @@ def _thing_happened(s: Sentence, t: TimeHit) -> FactCandidate | None:
                 value=clean(noun if be else _TRAILING_DEGREE.sub("", P.WS.sub(" ", deed)
                                                                    .strip(" ,")),
                             drop_possessive=False),
-                modality="planned" if _THING_FUTURE.match(verb) else "asserted", time=t,
-                confidence=0.55)
+                modality="planned" if _THING_FUTURE.match(verb) else "asserted", time=t)
 
 
 # Meat eaten again ends a meat-free diet: "I'm eating meat again", "back on the bacon".
@@ -712,6 +706,6 @@ def diet_from_meat(s: Sentence, found: list[FactCandidate]) -> list[FactCandidat
             if start < 0:
                 continue
             out.append(fact(s, "attribute", "diet", "User eats meat (an omnivore's diet).",
-                            start, start + len(f.support), value="omnivore", confidence=0.6,
+                            start, start + len(f.support), value="omnivore",
                             roles=[user_role()]))
     return [f for f in out[:1] if f]

@@ -295,8 +295,7 @@ def organisation(text: str, start: int) -> tuple[str, int, float]:
 
 def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end: int,
          *, value: str | None, modality: str = "asserted", roles: list[RoleRef] | None = None,
-         time: TimeHit | None = None, subject: str = "user",
-         confidence: float = 1.0) -> FactCandidate | None:
+         time: TimeHit | None = None, subject: str = "user") -> FactCandidate | None:
     if time:
         start, end = min(start, time[0]), max(end, time[1])
     support = s.text[start:end].strip()
@@ -307,7 +306,7 @@ def fact(s: Sentence, kind: str, predicate: str, sentence: str, start: int, end:
     return FactCandidate(kind=kind, predicate=predicate, text=with_time(sentence, time),
                          support=support, modality=modality, subject=subject, value=value,
                          roles=roles if roles is not None else [user_role()],
-                         time_text=time[2] if time else None, confidence=confidence)
+                         time_text=time[2] if time else None)
 
 
 _CLOCK_MODIFIER = re.compile(
