@@ -28,3 +28,13 @@ def test_a_busy_child_counts_in_its_parents_window():
 def test_an_external_neo4j_is_not_measured():
     settings = replace(Settings.from_env({}), uri="bolt://db.example.com:7687")
     assert managed_neo4j_pid(settings) is None
+
+
+def test_the_printed_line_names_what_was_not_measured():
+    from graphmem.bench.serve import LoadLevel
+
+    level = LoadLevel(1, 3.0, cpu_ms_per_request={"server": 20.5, "neo4j": 22.25}, load_avg_1m=4.1)
+    assert level.cpu_line() == ("  CPU per request: server 20.5 ms + Neo4j 22.25 ms = 42.8 ms "
+                                "(load average 4.1)")
+    level.cpu_ms_per_request["neo4j"] = None
+    assert "Neo4j not measured (load" in level.cpu_line()
