@@ -157,11 +157,15 @@ def _client_counts(_ctx: Any, _param: Any, value: str) -> list[int]:
 @click.option("--users", type=click.IntRange(min=1), default=4, show_default=True,
               help="LongMemEval users loaded first.")
 @click.option("--sessions", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--append-share", type=click.FloatRange(min=0, max=1), default=0.25,
+              show_default=True,
+              help="Share of requests that append: one in round(1/share) (0: searches only).")
 @click.option("--serve-option", "serve_options", multiple=True, metavar="OPTION",
               help="Passed to `graphmem serve` as is, e.g. --serve-option=--workers=2.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def bench_serve(path, clients, seconds, users, sessions, serve_options, as_json) -> None:
+def bench_serve(path, clients, seconds, users, sessions, append_share, serve_options,
+                as_json) -> None:
     """A real `graphmem serve` under N concurrent HTTP clients mixing appends and searches:
     requests/s, p50/p95/p99 per endpoint (and inside the server), errors, ready time, CLI
     search through GRAPHMEM_URL."""
@@ -171,7 +175,8 @@ def bench_serve(path, clients, seconds, users, sessions, serve_options, as_json)
 
     serve_args = list(serve_options)
     res = run_serve_bench(path, clients=clients, seconds=seconds, users=users,
-                          sessions=sessions, serve_args=serve_args, echo=_echo_err)
+                          sessions=sessions, append_share=append_share, serve_args=serve_args,
+                          echo=_echo_err)
     if as_json:
         click.echo(json.dumps({**asdict(res), "errors": res.errors}))
         return

@@ -21,3 +21,11 @@ def test_bad_client_counts_fail_with_one_line_before_anything_runs(tmp_path: Pat
     for bad in ("0", "1,x", ",", "-2"):
         r = CliRunner().invoke(main, ["bench", "serve", str(data), "--clients", bad])
         assert r.exit_code == 2 and "client counts" in r.output, (bad, r.output)
+
+
+def test_an_append_share_outside_0_to_1_fails_before_anything_runs(tmp_path: Path):
+    data = tmp_path / "lme.json"
+    data.write_text("[]")
+    for bad in ("-0.1", "1.5", "x"):
+        r = CliRunner().invoke(main, ["bench", "serve", str(data), "--append-share", bad])
+        assert r.exit_code == 2 and "append-share" in r.output, (bad, r.output)
