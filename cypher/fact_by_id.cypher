@@ -8,7 +8,8 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
        f.turn_id AS turn_id, f.slot AS slot,
-       coalesce(f.extracted_by, f.extractor) AS extracted_by, turn_ids AS source_turn_ids,
+       coalesce(f.extracted_by, f.extractor) AS extracted_by,
+       coalesce(f.mention, false) AS mention, turn_ids AS source_turn_ids,
        COLLECT { MATCH (s:Session {id: f.session_id, user_id: $user_id})
                  RETURN s.source_id }[0] AS session_source_id,
        COLLECT { MATCH (f)-[c:SUPERSEDES|UPDATES|CONTRADICTS]->(old:FactEvent)

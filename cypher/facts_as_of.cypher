@@ -18,7 +18,8 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.quantity AS quantity, f.text AS text, f.modality AS modality, f.status AS status,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
        f.valid_from AS valid_from, f.valid_until AS valid_until, f.turn_id AS turn_id,
-       f.slot AS slot, coalesce(f.extracted_by, f.extractor) AS extracted_by, turn_ids AS source_turn_ids,
+       f.slot AS slot, coalesce(f.extracted_by, f.extractor) AS extracted_by,
+       coalesce(f.mention, false) AS mention, turn_ids AS source_turn_ids,
        CASE WHEN f.invalidated_at IS NULL THEN null
             ELSE {by: f.invalidated_by, at: f.invalidated_at, reason: f.invalidated_reason}
        END AS invalidation

@@ -23,6 +23,7 @@ SET f.session_id = $session_id,
     f.valid_from = coalesce(f.valid_from, row.valid_from),
     f.extractor = row.extractor,
     f.extracted_by = row.extracted_by,
+    f.mention = row.mention,
     f.embedding = row.embedding
 WITH f, row
 UNWIND row.piece_ids AS piece_id

@@ -23,6 +23,7 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        f.occurred_end AS occurred_end, f.valid_from AS valid_from, f.valid_until AS valid_until,
        [x IN [t.source_id] WHERE x IS NOT NULL] AS source_turn_ids, s.source_id AS session_source_id,
        f.turn_id AS turn_id, f.slot AS slot, coalesce(f.extracted_by, f.extractor) AS extracted_by,
+       coalesce(f.mention, false) AS mention,
        [x IN changes WHERE x.id IS NOT NULL] AS changes,
        CASE WHEN f.invalidated_at IS NULL THEN null
             ELSE {by: f.invalidated_by, at: f.invalidated_at, reason: f.invalidated_reason}

@@ -345,6 +345,7 @@ class Ingestor:
             "occurred_end": occurred_end,
             "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
             "extracted_by": cand.extracted_by or self.extractor.name,
+            "mention": not cand.competes,  # read in passing: no slot, replaces nothing
             "piece_ids": [piece.id], "embedding": None,
         }
 

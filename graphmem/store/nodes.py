@@ -148,6 +148,9 @@ class FactEvent:
     slot: str | None = None  # what it competes for (currency), None for most events
     invalidation: Invalidation | None = None  # set when someone marked it wrong
     extracted_by: str | None = None  # what made it: "model:<version>", "rule:<id>", an extractor
+    # Read in passing (the learned extractor's reading of a state it did not see start or stop):
+    # it has no slot, so it replaces nothing and nothing replaces it; "active" says only that.
+    mention: bool = False
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> FactEvent:
@@ -163,7 +166,8 @@ class FactEvent:
                    session_source_id=row.get("session_source_id"),
                    changes=[FactChange(c["type"], c["id"]) for c in row.get("changes") or []],
                    slot=row.get("slot"), invalidation=invalidation,
-                   extracted_by=row.get("extracted_by"), **times)
+                   extracted_by=row.get("extracted_by"), mention=bool(row.get("mention")),
+                   **times)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

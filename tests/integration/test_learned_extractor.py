@@ -89,3 +89,19 @@ LOOKALIKES = [
 def test_look_alikes_yield_no_fact(graph, user_id, hybrid):
     facts = _ingest(graph, user_id, hybrid, [("s1", _at(2026, 3, 1), LOOKALIKES)])
     assert facts == []
+
+
+def test_a_state_read_in_passing_says_so(graph, user_id, hybrid):
+    """The model's reading of a state it did not see start or stop is a mention: no slot, and
+    the fact says so, so an agent does not take "active" for "known to hold now"."""
+    _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 1, 5), ["I start at Brightwell on Monday 😬"]),
+        ("s2", _at(2026, 1, 20), ["the commute from Hove is killing me tbh"]),
+    ])
+    facts = Memory(graph).facts(user_id, history=True)
+    started = [f for f in facts if f.predicate == "works_at" and f.value == "Brightwell"]
+    assert started and not any(f.mention for f in started)  # a start (said ahead: planned)
+    (home,) = [f for f in facts if f.predicate == "lives_in"]  # the commute: read in passing
+    assert home.value == "Hove" and home.mention and home.slot is None
+    assert home.extracted_by.startswith("model:")
+    assert all(f.slot is None for f in facts if f.mention)
