@@ -173,6 +173,8 @@ class Fact:
     changes: list[FactChange] = field(default_factory=list)
     slot: str | None = None
     invalidation: Invalidation | None = None
+    extracted_by: str | None = None  # what made it: "model:<version>", "rule:<id>", an LLM
+    mention: bool = False  # read in passing: no slot, replaces nothing
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,8 @@ def test_every_sync_method_gives_typed_results(base, user):
 
         facts = c.facts(user, history=True, predicate="lives_in")
         assert all(isinstance(f, Fact) for f in facts)
+        # what made each fact reaches the client (the rules here: none is a mention)
+        assert all((f.extracted_by or "").startswith("rule:") and not f.mention for f in facts)
         assert {f.value: f.status for f in facts} == {
             "Denver": "superseded", "Boulder": "superseded", "Portland": "active"}
         assert [f.value for f in c.facts(user, as_of="2024-04-01T00:00:00Z",
