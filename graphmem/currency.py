@@ -157,6 +157,9 @@ class SlotFact:
     # When memory wrote the fact's session: orders two sessions stamped with the same time (the
     # one heard later is the later statement), never facts said at different times.
     heard_at: datetime | None = None
+    # Read in passing (a model state that does not compete, FactCandidate.competes): a later
+    # fact of the slot ends it (no edge is drawn), but it ends nothing itself.
+    mention: bool = False
 
     @property
     def effective(self) -> datetime:
@@ -245,7 +248,17 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
             t.status, t.valid_until = "invalid", t.valid_from
             out.links.append(Link(fact.id, target.id, "CONTRADICTS", fact.effective))
     current: list[SlotFact] = []  # the facts whose (shared) state holds now
+    waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
     quantity: float | None = None
+
+    def end(old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
+        old = decisions[old_fact.id]
+        old.status, old.valid_until = "superseded", fact.effective
+        # A mention leaves the current facts without an edge: on real chats it is too often a
+        # misreading (a word of a pasted prompt) for its end to be a change the user made.
+        if not old_fact.mention:
+            out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
+
     for fact in ordered:
         if fact.id in retracted or fact.retraction:
             continue
@@ -262,7 +275,13 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
                 and not fact.is_quantity and fact.predicate not in STANCE
                 and not fact.predicate.startswith(ACTIVITY_PREFIX)
                 and normalise_name(fact.value) != normalise_name(head.value or "")):
-            continue  # "I left Acme" says nothing about the current value "Boeing"
+            # "I left Acme" says nothing about the current value "Boeing"; it ends a mention
+            # of Acme that is still open.
+            if not fact.mention:
+                for m in [m for m in waiting if m.state() == _asserted_state(fact)]:
+                    end(m, fact, "SUPERSEDES")
+                    waiting.remove(m)
+            continue
         if (fact.is_quantity and fact.predicate.startswith("count:")
                 and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
                 and d.quantity is not None and decisions[head.id].quantity is not None
@@ -273,15 +292,23 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
         if same_state:
             current.append(fact)  # a reaffirmation: it holds together with the earlier ones
             continue
+        if fact.mention:
+            waiting.append(fact)  # read in passing: it replaces nothing
+            continue
         # Two different values asserted for the same moment: no order settles it.
         simultaneous = (fact.effective == head.effective and fact.occurred_start is None
                         and fact.modality == head.modality == "asserted")
         kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
         for old_fact in current:
-            old = decisions[old_fact.id]
-            old.status, old.valid_until = "superseded", fact.effective
-            out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
+            end(old_fact, fact, kind)
         current, quantity = [fact], d.quantity
+        for m in waiting:
+            if (decisions[m.id].quantity == d.quantity if fact.is_quantity
+                    else m.state() == fact.state()):
+                current.append(m)  # the mention said what now holds
+            else:
+                end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
+        waiting = []
     out.facts = [decisions[f.id] for f in ordered]
     return out
 
@@ -299,7 +326,7 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
             continue
         d = FactDecision(fact.id, "active", fact.mentioned_at)
         outcome = next((f for f in ordered if not is_plan(f.predicate, f.modality)
-                        and f.mentioned_at > fact.mentioned_at
+                        and not f.mention and f.mentioned_at > fact.mentioned_at
                         and f.effective >= fact.mentioned_at), None)
         if outcome is not None:
             d.status = "superseded"
@@ -352,7 +379,7 @@ def stance_heads(slots: list[str]) -> list[dict[str, str]]:
 
 def _negative(facts: list[SlotFact], decided: dict[str, FactDecision]) -> list[SlotFact]:
     """The facts that take a stance against their value, and were not retracted."""
-    return [f for f in facts if f.state() == "-" and not f.retraction
+    return [f for f in facts if f.state() == "-" and not f.retraction and not f.mention
             and f.id in decided and decided[f.id].status != "invalid"]
 
 
@@ -454,7 +481,8 @@ def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
                     occurred_start=utc_native(row["occurred_start"]),
                     turn_idx=row["turn_idx"] or 0,
                     span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")),
-                    tied_to=row.get("tied_to"), heard_at=utc_native(row.get("heard_at")))
+                    tied_to=row.get("tied_to"), heard_at=utc_native(row.get("heard_at")),
+                    mention=bool(row.get("mention")))
 
 
 def is_retraction(text: str) -> bool:

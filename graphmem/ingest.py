@@ -335,8 +335,7 @@ class Ingestor:
             "id": fact_id, "turn_id": turn_id, "turn_idx": turn_idx, "span_start": start,
             "kind": cand.kind,
             "predicate": cand.predicate, "value": cand.value, "subject": subject,
-            "slot": (slot_key(subject, cand.predicate, cand.value, cand.modality)
-                     if cand.competes else None),
+            "slot": slot_key(subject, cand.predicate, cand.value, cand.modality),
             "text": cand.text, "support": cand.support, "modality": cand.modality,
             "retraction": cand.modality == "negated" and is_retraction(piece.text),
             "mentioned_at": t_s, "time_text": cand.time_text,
@@ -345,7 +344,7 @@ class Ingestor:
             "occurred_end": occurred_end,
             "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
             "extracted_by": cand.extracted_by or self.extractor.name,
-            "mention": not cand.competes,  # read in passing: no slot, replaces nothing
+            "mention": not cand.competes,  # read in passing: ended by a later fact, ends none
             "piece_ids": [piece.id], "embedding": None,
         }
 

@@ -126,9 +126,9 @@ class FactCandidate:
     piece_ids: list[str] = field(default_factory=list)  # filled by ingest from `support`
     # What made it: "rule:<rule id>", "model:<version>" or "llm:<model>" (stored on the fact).
     extracted_by: str = ""
-    # False: a mention that takes no part in currency (no slot), e.g. most of the learned
-    # extractor's states (extract.learned._competes): on real chats they are too often a value
-    # read from pasted text or a passing noun to replace what was told.
+    # False: a mention, e.g. most of the learned extractor's states (extract.learned._competes):
+    # a later fact of its slot ends it, but it ends nothing, since on real chats such a state is
+    # too often a value read from pasted text or a passing noun to replace what was told.
     competes: bool = True
 
 

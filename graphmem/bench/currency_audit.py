@@ -47,7 +47,8 @@ OFFLINE_ONLY = ("offline", "model", "hybrid")  # extractors that need no LLM end
 def prefix(dataset: str, extractor: str = "offline") -> str:
     """The stored user id prefix: the offline extractor's users keep the first audit's ids."""
     return PREFIX[dataset] if extractor == "offline" else f"audit-{extractor}-{PREFIX[dataset][6:]}"
-KEEP = ("type", "slot", "old_fact", "old_value", "old_quantity", "old_modality", "old_source_turn",
+KEEP = ("type", "slot", "old_fact", "old_value", "old_quantity", "old_modality", "old_mention",
+        "old_source_turn",
         "old_session", "new_fact", "new_value", "new_quantity", "new_modality",
         "new_source_turn", "new_session")
 

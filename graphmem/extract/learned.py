@@ -63,12 +63,12 @@ def _stored_predicate(tagged: Any) -> tuple[str, str | None] | None:
     return name, value
 
 
-# When a model fact of a state takes part in currency (has a slot). On real chats (the edge
+# When a model fact of a state competes (ends what was told before it). On real chats (the edge
 # audit of docs/benchmarks.md) the model's states drew mostly wrong edges: values read from
 # pasted prompts, passing nouns ("process", "career"), a state read as ended because it was
 # mentioned in the past. So: a plan or a cancellation always; a start or a stop only of a named
 # place, organisation or person ("I start at Brightwell on Monday"); anything else is kept as
-# a mention with no slot (searchable, never replacing what was told).
+# a mention (searchable, never replacing what was told; a fact of its slot told later ends it).
 PLAN_CHANGES = frozenset({"planned", "cancelled"})
 NAMED_CHANGES = frozenset({"starts", "stops"})
 NAMED_TYPES = frozenset({registry.ValueType.PLACE, registry.ValueType.ORGANISATION,

@@ -92,8 +92,8 @@ def test_look_alikes_yield_no_fact(graph, user_id, hybrid):
 
 
 def test_a_state_read_in_passing_says_so(graph, user_id, hybrid):
-    """The model's reading of a state it did not see start or stop is a mention: no slot, and
-    the fact says so, so an agent does not take "active" for "known to hold now"."""
+    """The model's reading of a state it did not see start or stop is a mention, and the fact
+    says so, so an agent does not take "active" for "known to hold now"."""
     _ingest(graph, user_id, hybrid, [
         ("s1", _at(2026, 1, 5), ["I start at Brightwell on Monday 😬"]),
         ("s2", _at(2026, 1, 20), ["the commute from Hove is killing me tbh"]),
@@ -102,6 +102,27 @@ def test_a_state_read_in_passing_says_so(graph, user_id, hybrid):
     started = [f for f in facts if f.predicate == "works_at" and f.value == "Brightwell"]
     assert started and not any(f.mention for f in started)  # a start (said ahead: planned)
     (home,) = [f for f in facts if f.predicate == "lives_in"]  # the commute: read in passing
-    assert home.value == "Hove" and home.mention and home.slot is None
-    assert home.extracted_by.startswith("model:")
-    assert all(f.slot is None for f in facts if f.mention)
+    assert home.value == "Hove" and home.mention and home.slot == "user|lives_in"
+    assert home.extracted_by.startswith("model:") and home.status == "active"
+
+
+def test_a_fact_told_later_ends_a_mention_and_a_mention_ends_nothing(graph, user_id, hybrid):
+    """A mention leaves the current facts when a fact of its slot is told after it (with no
+    edge: it claims no change), and a mention never ends what was told."""
+    _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 1, 5), ["ugh the buses in Leicester are useless again, stood in the "
+                                 "rain for 40 mins this morning"]),
+        ("s2", _at(2026, 3, 2), ["I live in Nottingham now."]),
+        ("s3", _at(2026, 4, 9), ["the buses in Leicester were never this bad lol"]),
+    ])
+    memory = Memory(graph)
+    homes = [(f.value, f.status, f.mention) for f in memory.facts(user_id, history=True)
+             if f.predicate == "lives_in"]
+    assert ("Leicester", "superseded", True) in homes, homes
+    assert ("Nottingham", "active", False) in homes, homes
+    assert [f.value for f in memory.facts(user_id) if f.predicate == "lives_in"
+            and not f.mention] == ["Nottingham"]
+    with graph.session(read_only=True) as s:
+        edges = s.run("MATCH (:FactEvent {user_id: $u})-[r]->(:FactEvent) RETURN count(r) AS n",
+                      u=user_id).single()["n"]
+    assert edges == 0

@@ -329,3 +329,54 @@ def test_stance_heads():
 
     assert stance_heads(["user|stance|dark chocolate", "user|lives_in", "sam|stance|tea"]) == [
         {"prefix": "user|stance|", "head": "chocolate"}, {"prefix": "sam|stance|", "head": "tea"}]
+
+
+def mention(id_, pred, value, mentioned, modality="asserted"):
+    f = fact(id_, pred, value, mentioned, modality)
+    f.mention = True
+    return f
+
+
+def test_a_later_fact_ends_a_mention_without_an_edge():
+    # "It's -4 here in Minneapolis" read in passing, then "got the keys to our place in Austin"
+    d = decide_slot([mention("m", "lives_in", "Minneapolis", dt(2)),
+                     fact("b", "lives_in", "Austin", dt(7))])
+    f = by_id(d)
+    assert f["m"].status == "superseded" and f["m"].valid_until == dt(7)
+    assert f["b"].status == "active"
+    assert d.links == []  # a mention's end claims no change
+
+
+def test_a_mention_ends_nothing_and_waits_for_the_next_fact():
+    d = decide_slot([fact("a", "occupation", "nurse", dt(1)),
+                     mention("m", "occupation", "process", dt(2)),
+                     fact("b", "occupation", "midwife", dt(5))])
+    f = by_id(d)
+    assert f["a"].status == "superseded" and f["a"].valid_until == dt(5)
+    assert f["m"].status == "superseded" and f["m"].valid_until == dt(5)
+    assert f["b"].status == "active"
+    assert [(x.source, x.target) for x in d.links] == [("b", "a")]
+    # without the later fact the mention stands beside the told value, replacing nothing
+    d = decide_slot([fact("a", "occupation", "nurse", dt(1)),
+                     mention("m", "occupation", "process", dt(2))])
+    assert {x.id: x.status for x in d.facts} == {"a": "active", "m": "active"} and not d.links
+
+
+def test_a_mention_of_what_then_holds_stays_current():
+    d = decide_slot([fact("a", "lives_in", "Leeds", dt(1)),
+                     mention("m", "lives_in", "York", dt(2)),
+                     fact("b", "lives_in", "York", dt(3))])
+    f = by_id(d)
+    assert f["a"].status == "superseded" and f["m"].status == "active"
+    assert f["b"].status == "active"
+
+
+def test_a_stop_ends_an_open_mention_of_its_value():
+    # the activity read in passing, then the rules read the user giving it up
+    d = decide_slot([mention("m", "does:journaling", "journaling", dt(9)),
+                     fact("s", "does:journaling", "the nightly journal thing", dt(11), "negated")])
+    assert by_id(d)["m"].status == "superseded" and not d.links
+    # a mention of a stop ends nothing
+    d = decide_slot([fact("a", "does:running", "running", dt(1)),
+                     mention("m", "does:running", "running", dt(2), "negated")])
+    assert by_id(d)["a"].status == "active"
