@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from tokenizers import Tokenizer
 
 from ...tokens import padded_batches
 from ..corpus import CORPUS_PREDICATES, Span
@@ -133,8 +134,6 @@ class ModelTagger:
                  threads: int = 2, batch_size: int = 32, session: object = None) -> None:
         """`session`: anything with onnxruntime's `run(None, feeds)` (training scores the torch
         model through it); by default the ONNX model `model_file` in `weights_dir`."""
-        from tokenizers import Tokenizer
-
         weights_dir = Path(weights_dir)
         meta = json.loads((weights_dir / "labels.json").read_text(encoding="utf-8"))
         self.version: str = meta.get("version", "")
@@ -150,6 +149,8 @@ class ModelTagger:
         self.tokenizer.no_padding()
         self.tokenizer.enable_truncation(self.max_len)
         if session is None:
+            # deferred: onnxruntime (heavy) loads only when no session is given (training
+            # scores its torch model through `session`)
             import onnxruntime as ort
             opts = ort.SessionOptions()
             opts.intra_op_num_threads = max(1, threads)

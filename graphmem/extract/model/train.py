@@ -30,6 +30,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from tokenizers import Tokenizer  # noqa: E402
 from torch import nn  # noqa: E402
 
 from ...predicates import Change  # noqa: E402
@@ -49,7 +50,6 @@ def encoder_dir() -> Path:
 
 
 def load_tokenizer(max_len: int):
-    from tokenizers import Tokenizer
     tok = Tokenizer.from_file(str(encoder_dir() / "tokenizer.json"))
     tok.no_padding()
     tok.enable_truncation(max_len)
@@ -142,6 +142,7 @@ class Tagger(nn.Module):
     def __init__(self, labels: dict, dropout: float = 0.1, train_embeddings: bool = False,
                  layers: int = 0) -> None:
         super().__init__()
+        # deferred: transformers (seconds to import) loads only when a model is built
         from transformers import BertModel
         self.encoder = BertModel.from_pretrained(str(encoder_dir()), add_pooling_layer=False,
                                                  attn_implementation="sdpa")
@@ -303,6 +304,7 @@ def export_onnx(model: Tagger, path: Path) -> None:
 
 
 def quantize(src: Path, dst: Path) -> None:
+    # deferred: onnxruntime's quantisation tools, needed only at export
     from onnxruntime.quantization import QuantType, quantize_dynamic
     quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8)
 
