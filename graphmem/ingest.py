@@ -535,9 +535,10 @@ class Ingestor:
         self._resolve_entities(user_id, plan)
         self._relate(user_id, plan)
         self._write(user_id, plan)
-        out.added = [Turn(t["id"], sid, t["source_id"], t["idx"], t["role"], t["text"],
-                          t["speaker"], t["mentioned_at"],
-                          metadata=from_pairs(t["metadata"])) for t in plan.turns]
+        out.added = [Turn(id=t["id"], session_id=sid, source_id=t["source_id"], idx=t["idx"],
+                          role=t["role"], text=t["text"], speaker=t["speaker"],
+                          mentioned_at=t["mentioned_at"], metadata=from_pairs(t["metadata"]))
+                     for t in plan.turns]
         out.pieces, out.facts = plan.report.pieces, plan.report.facts
         out.rejected, out.judged_links = plan.report.rejected, plan.report.judged_links
         out.seconds = time.perf_counter() - started

@@ -61,6 +61,13 @@ MAX_BUDGET = 12  # planner steps of one answer
 MAX_PAGE = 200  # sessions or turns in one page of a listing
 MAX_FACTS = 1000  # facts of one facts or timeline call (also the default)
 DEFAULT_PAGE = 50
+# The defaults every door applies when the caller names none (the client sends none of its own).
+DEFAULT_K = 10
+DEFAULT_BUDGET = 4
+DEFAULT_PRESET = "fused"
+# A model reads what an MCP tool returns: its facts and timeline calls default to fewer facts
+# (the bound, MAX_FACTS, is the same over every door).
+MODEL_FACTS = 200
 MAX_REASON_CHARS = 1_000  # why a fact was marked wrong
 _LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
 
@@ -408,8 +415,8 @@ class Memory:
 
     @_neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
-               as_of: datetime | None = None, k: int = 10,
-               config: RetrievalConfig | str = "fused",
+               as_of: datetime | None = None, k: int = DEFAULT_K,
+               config: RetrievalConfig | str = DEFAULT_PRESET,
                metadata: dict[str, Any] | None = None) -> list[Evidence]:
         """Ranked evidence (facts, pieces, turns) from one user's memory; with `metadata`
         ({key: value}), only evidence from turns whose metadata holds every one of these pairs."""
@@ -418,8 +425,8 @@ class Memory:
 
     @_neo4j_lost
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
-                    as_of: datetime | None = None, k: int = 10,
-                    config: RetrievalConfig | str = "fused",
+                    as_of: datetime | None = None, k: int = DEFAULT_K,
+                    config: RetrievalConfig | str = DEFAULT_PRESET,
                     metadata: dict[str, Any] | None = None) -> SearchResult:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
         over MAX_QUERY_CHARS, a `k` outside 1..MAX_K or metadata outside its bounds
@@ -532,7 +539,7 @@ class Memory:
 
     @_neo4j_lost
     def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
-               budget: int = 4, reader_llm: LLMClient | None = None,
+               budget: int = DEFAULT_BUDGET, reader_llm: LLMClient | None = None,
                offline: bool = False) -> Answer:
         """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
         trace, tokens and cost; extractive and labelled so when no LLM is configured. A

@@ -11,6 +11,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..memory import (
+    DEFAULT_BUDGET,
+    DEFAULT_K,
+    DEFAULT_PRESET,
     MAX_APPEND_TURNS,
     MAX_BUDGET,
     MAX_ID_CHARS,
@@ -81,8 +84,8 @@ class SearchRequest(_Body):
     query: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
     as_of: datetime | None = None
-    k: StrictInt = Field(10, **_doc(minimum=1, maximum=MAX_K))
-    preset: StrictStr = "fused"
+    k: StrictInt = Field(DEFAULT_K, **_doc(minimum=1, maximum=MAX_K))
+    preset: StrictStr = DEFAULT_PRESET
     explain: StrictBool = False
     metadata: dict[str, Any] | None = Field(
         None, description=METADATA_FILTER_DOC, examples=[{"agent": "planner"}],
@@ -92,7 +95,7 @@ class SearchRequest(_Body):
 class AnswerRequest(_Body):
     question: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
-    budget: StrictInt = Field(4, **_doc(minimum=0, maximum=MAX_BUDGET))
+    budget: StrictInt = Field(DEFAULT_BUDGET, **_doc(minimum=0, maximum=MAX_BUDGET))
     offline: StrictBool = Field(False,
                                 description="Extractive answer even if an LLM is configured.")
     trace: StrictBool = False
