@@ -220,13 +220,13 @@ class _Operations:
 
     def remember(self, user_id: str, session_id: str,
                  messages: Sequence[Message | dict[str, Any]], *,
-                 session_time: datetime | str | None = None) -> Any:
+                 session_time: datetime | str | None = None, agent_id: str | None = None,
+                 run_id: str | None = None) -> Any:
         """`AppendResult`: append messages to a session (created on first use); a message whose
         `turn_id` the session holds changes nothing."""
         body: dict[str, Any] = {"messages": [x.to_json() if isinstance(x, Message) else x
                                              for x in messages]}
-        if session_time is not None:
-            body["session_time"] = _when(session_time)
+        body.update(_present(session_time=_when(session_time), agent_id=agent_id, run_id=run_id))
         return self._send(_Request("POST", f"{_users(user_id)}/sessions/{_seg(session_id)}/messages",
                                    AppendResult.model_validate, json=body))
 
@@ -307,12 +307,14 @@ class _Operations:
     def search(self, user_id: str, query: str, *, question_date: datetime | str | None = None,
                as_of: datetime | str | None = None, k: int | None = None,
                preset: str | None = None, explain: bool = False,
-               metadata: dict[str, Any] | None = None) -> Any:
+               metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+               run_id: str | None = None) -> Any:
         """`SearchResult`: ranked evidence (facts, pieces, turns) with source turn ids; `k` and
         `preset` default to the server's; `metadata`: only evidence from turns holding these
-        pairs."""
+        pairs (`agent_id`, `run_id`: those of the scope)."""
         body = _present(query=query, question_date=_when(question_date), as_of=_when(as_of),
-                        k=k, preset=preset, explain=explain, metadata=metadata)
+                        k=k, preset=preset, explain=explain, metadata=metadata,
+                        agent_id=agent_id, run_id=run_id)
         return self._send(_Request("POST", f"{_users(user_id)}/search",
                                    SearchResult.model_validate, json=body))
 
@@ -328,21 +330,23 @@ class _Operations:
 
     def facts(self, user_id: str, *, as_of: datetime | str | None = None, history: bool = False,
               predicate: str | None = None, question_date: datetime | str | None = None,
-              limit: int | None = None, metadata: dict[str, Any] | None = None) -> Any:
+              limit: int | None = None, metadata: dict[str, Any] | None = None,
+              agent_id: str | None = None, run_id: str | None = None) -> Any:
         """`list[Fact]`: current facts, those valid `as_of`, or every version (`history`)."""
         params = {"as_of": _when(as_of), "history": history or None, "predicate": predicate,
                   "question_date": _when(question_date), "limit": limit,
-                  "metadata": _filter(metadata)}
+                  "metadata": _filter(metadata), "agent_id": agent_id, "run_id": run_id}
         return self._send(_Request("GET", f"{_users(user_id)}/facts", _fact_list, params=params))
 
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,
                  question_date: datetime | str | None = None, limit: int | None = None,
-                 metadata: dict[str, Any] | None = None) -> Any:
+                 metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+                 run_id: str | None = None) -> Any:
         """`list[Fact]`: the ordered history of facts with intervals, status and changes."""
         params = {"entity": entity, "predicate": predicate, "since": _when(since),
                   "until": _when(until), "question_date": _when(question_date), "limit": limit,
-                  "metadata": _filter(metadata)}
+                  "metadata": _filter(metadata), "agent_id": agent_id, "run_id": run_id}
         return self._send(_Request("GET", f"{_users(user_id)}/timeline", _fact_list,
                                    params=params))
 

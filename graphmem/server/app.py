@@ -21,6 +21,7 @@ from .. import __version__
 from .. import responses as out
 from ..errors import Neo4jUnavailable, connection_lost
 from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_PAGE
+from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
@@ -112,6 +113,8 @@ SECURITY = [Security(HTTPBearer(auto_error=False, description="Authorization: Be
                                   description="X-API-Key: KEY"))]
 METADATA_QUERY = Query(None, description="A JSON object, e.g. {\"agent\":\"planner\"} "
                        "(URL-encoded): " + METADATA_FILTER_DOC)
+AGENT_QUERY = Query(None, description=SCOPE_DOC["agent_id"])
+RUN_QUERY = Query(None, description=SCOPE_DOC["run_id"])
 FACTS_LIMIT = Query(MAX_FACTS, description=f"At most this many facts, 1 to {MAX_FACTS}.",
                     json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})
 
@@ -231,7 +234,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
-                           session_time=body.session_time)
+                           session_time=body.session_time, agent_id=body.agent_id,
+                           run_id=body.run_id)
         return r.to_dict()
 
     @app.put("/v1/users/{user_id}/time_zone", tags=["memory"], response_model=out.TimeZone,
@@ -352,7 +356,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                            f"unknown preset {body.preset!r}; use one of {', '.join(PRESETS)}")
         found = await pool.run(memory.search_full, user_id, body.query,
                                question_date=body.question_date, as_of=body.as_of, k=body.k,
-                               config=body.preset, metadata=body.metadata)
+                               config=body.preset, metadata=body.metadata,
+                               agent_id=body.agent_id, run_id=body.run_id)
         return found.to_dict(explain=body.explain)
 
     @app.get("/v1/users/{user_id}/facts", tags=["memory"], response_model=out.Facts,
@@ -361,13 +366,15 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                     history: bool = False, predicate: str | None = None,
                     question_date: datetime | None = None,
                     limit: int = FACTS_LIMIT,
-                    metadata: str | None = METADATA_QUERY) -> Any:
+                    metadata: str | None = METADATA_QUERY,
+                    agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
         """The current facts, the facts valid `as_of`, or every version (`history`); with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
         found = await pool.run(memory.facts, user_id, as_of, predicate=predicate,
                                history=history, question_date=question_date, limit=limit,
-                               metadata=_metadata_filter(metadata))
+                               metadata=_metadata_filter(metadata), agent_id=agent_id,
+                               run_id=run_id)
         return out.Facts(facts=found)
 
     @app.get("/v1/users/{user_id}/timeline", tags=["memory"], response_model=out.Facts,
@@ -376,13 +383,15 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                        predicate: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, question_date: datetime | None = None,
                        limit: int = FACTS_LIMIT,
-                       metadata: str | None = METADATA_QUERY) -> Any:
+                       metadata: str | None = METADATA_QUERY,
+                       agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
         """The ordered history of facts with intervals, status, changes and source turn; with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
         found = await pool.run(memory.timeline, user_id, entity=entity, predicate=predicate,
                                since=since, until=until, question_date=question_date,
-                               limit=limit, metadata=_metadata_filter(metadata))
+                               limit=limit, metadata=_metadata_filter(metadata),
+                               agent_id=agent_id, run_id=run_id)
         return out.Facts(facts=found)
 
     @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"],

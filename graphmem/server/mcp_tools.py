@@ -25,6 +25,7 @@ from ..memory import (
     MAX_PAGE,
     MODEL_FACTS,
 )
+from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
 from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
@@ -105,6 +106,8 @@ Preset = Annotated[Literal[tuple(PRESETS)], Field(  # type: ignore[valid-type]
                 "for comparison.")]
 MetadataFilter = Annotated[dict[str, Any] | None, Field(description=(
     METADATA_FILTER_DOC + " E.g. {\"agent\": \"planner\"}."))]
+AgentId = Annotated[str | None, Field(description=SCOPE_DOC["agent_id"])]
+RunId = Annotated[str | None, Field(description=SCOPE_DOC["run_id"])]
 Budget = Annotated[int, Field(description=f"Planner steps the answer may take, 0 to "
                                           f"{MAX_BUDGET}.",
                                   json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
@@ -179,11 +182,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                            description=f"When the session started, if this call creates it "
                                        f"(default: the first message's timestamp, else now), "
                                        f"and the time of messages without a timestamp. {_ISO}."
-                       )] = None) -> out.AppendResult:
+                       )] = None, agent_id: AgentId = None,
+                       run_id: RunId = None) -> out.AppendResult:
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
-                       session_time=session_time)
+                       session_time=session_time, agent_id=agent_id, run_id=run_id)
         return out.AppendResult.model_validate(r.to_dict())
 
     @tool("Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): message times "
@@ -201,10 +205,11 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = DEFAULT_K,
                             question_date: QuestionDate = None, as_of: AsOf = None,
                             preset: Preset = DEFAULT_PRESET,
-                            metadata: MetadataFilter = None) -> out.SearchHits:
+                            metadata: MetadataFilter = None, agent_id: AgentId = None,
+                            run_id: RunId = None) -> out.SearchHits:
         found = await call(ctx, user_id, memory.search, user_id, query,
                            question_date=question_date, as_of=as_of, k=k, config=preset,
-                           metadata=metadata)
+                           metadata=metadata, agent_id=agent_id, run_id=run_id)
         return out.SearchHits(results=found)  # each item brief: what a reader needs
 
     @tool("The user's current facts (or those valid at `as_of`, or every version with "
@@ -214,10 +219,11 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                             predicate: Predicate = None, history: History = False,
                             question_date: QuestionDate = None,
                             limit: FactLimit = MODEL_FACTS,
-                            metadata: MetadataFilter = None) -> out.Facts:
+                            metadata: MetadataFilter = None, agent_id: AgentId = None,
+                            run_id: RunId = None) -> out.Facts:
         found = await call(ctx, user_id, memory.facts, user_id, as_of, predicate=predicate,
                            history=history, question_date=question_date, limit=limit,
-                           metadata=metadata)
+                           metadata=metadata, agent_id=agent_id, run_id=run_id)
         return out.Facts(facts=found)
 
     @tool("The ordered history of the user's facts (about an entity or a predicate, within "
@@ -227,10 +233,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                        predicate: Predicate = None, since: Since = None, until: Until = None,
                        question_date: QuestionDate = None,
                        limit: FactLimit = MODEL_FACTS,
-                       metadata: MetadataFilter = None) -> out.Facts:
+                       metadata: MetadataFilter = None, agent_id: AgentId = None,
+                       run_id: RunId = None) -> out.Facts:
         found = await call(ctx, user_id, memory.timeline, user_id, entity=entity,
                            predicate=predicate, since=since, until=until,
-                           question_date=question_date, limit=limit, metadata=metadata)
+                           question_date=question_date, limit=limit, metadata=metadata,
+                           agent_id=agent_id, run_id=run_id)
         return out.Facts(facts=found)
 
     @tool("A memory card for one id (a fact, piece, turn — stored or source id — or an entity "

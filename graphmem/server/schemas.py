@@ -23,7 +23,12 @@ from ..memory import (
     MAX_REASON_CHARS,
     MAX_ROLE_CHARS,
 )
-from ..metadata import MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARS
+from ..metadata import (
+    MAX_METADATA_KEY_CHARS,
+    MAX_METADATA_KEYS,
+    MAX_METADATA_VALUE_CHARS,
+    SCOPE_DOC,
+)
 from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
 
 MAX_MESSAGES = MAX_APPEND_TURNS
@@ -40,6 +45,12 @@ METADATA_FILTER_DOC = ("Only evidence from turns whose metadata holds every one 
 
 def _doc(**bounds: Any) -> dict[str, Any]:
     return {"json_schema_extra": bounds}
+
+
+def _scope(key: str) -> Any:
+    return Field(None, description=SCOPE_DOC[key], examples=[{"agent_id": "planner",
+                                                              "run_id": "run-7"}[key]],
+                 **_doc(minLength=1, maxLength=MAX_METADATA_VALUE_CHARS))
 
 
 class _Body(BaseModel):
@@ -72,6 +83,8 @@ class AppendRequest(_Body):
         None, description="Start of the session when it is created (default: the first "
                           "message's timestamp, else now), and the time of the messages of this "
                           "call that carry no timestamp.")
+    agent_id: StrictStr | None = _scope("agent_id")
+    run_id: StrictStr | None = _scope("run_id")
 
 
 class TimeZoneRequest(_Body):
@@ -90,6 +103,8 @@ class SearchRequest(_Body):
     metadata: dict[str, Any] | None = Field(
         None, description=METADATA_FILTER_DOC, examples=[{"agent": "planner"}],
         **_doc(maxProperties=MAX_METADATA_KEYS))
+    agent_id: StrictStr | None = _scope("agent_id")
+    run_id: StrictStr | None = _scope("run_id")
 
 
 class AnswerRequest(_Body):

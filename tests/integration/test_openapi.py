@@ -6,7 +6,6 @@ and refusal, match the schemas it documents."""
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,8 +14,7 @@ import jsonschema
 import pytest
 from openapi_spec_validator import validate
 
-from graphmem.store.admin import forget_user
-from tests.serving import served
+from tests.serving import fresh_user, served
 
 KEY = "openapi-key-0123456789"
 ADMIN = "openapi-admin-0123456789"
@@ -26,9 +24,8 @@ BODY_ERRORS = {"400", "413", "415"}  # any route that reads a body
 
 @pytest.fixture(scope="module")
 def user(neo4j_graph) -> Iterator[str]:
-    uid = f"test-oa-{uuid.uuid4().hex[:10]}"
-    yield uid
-    forget_user(neo4j_graph, uid)
+    with fresh_user(neo4j_graph, "test-oa") as uid:
+        yield uid
 
 
 @pytest.fixture(scope="module")
