@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from .. import responses as out
 from ..errors import GraphmemError
@@ -30,30 +30,12 @@ from ..models import TurnRecord
 from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
 from .auth import KeyRing
-from .schemas import METADATA_DOC, METADATA_FILTER_DOC
+from .schemas import METADATA_FILTER_DOC, Message
 
 INSTRUCTIONS = (
     "graphmem is an evidence-grounded temporal memory of one user's conversations. Every tool "
     "takes the user_id whose memory it reads or writes. Results cite their evidence: stored turn "
     "ids (pass them to `inspect`), the source's own turn ids, dates, and the verbatim words.")
-
-
-class MessageIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    role: str = Field(description="user, assistant, or a speaker-derived role")
-    content: str = Field(description="the message text, stored verbatim")
-    turn_id: str | None = Field(None, description="your id for the message; re-sending it "
-                                                  "changes nothing")
-    speaker: str | None = Field(None, description="the speaker's name, when the source gives "
-                                                  "one (e.g. a group chat)")
-    timestamp: str | None = Field(None, description="when it was said: an ISO 8601 date or "
-                                  "datetime, with or without an offset (without: in the user's "
-                                  "time zone, else UTC); default session_time, else the "
-                                  "session's start. Its 'yesterday' counts from its local day.")
-    metadata: dict[str, Any] | None = Field(None, description=METADATA_DOC + " Kept on the "
-                                            "turn; search_memory, current_facts and timeline "
-                                            "filter on it.")
 
 
 def _key(headers: Any) -> str | None:
@@ -175,7 +157,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def remember(user_id: UserId, session_id: Annotated[str, Field(
                            description="Your id for the conversation the messages belong to; "
                                        "a new one starts a session.")],
-                       messages: Annotated[list[MessageIn], Field(
+                       messages: Annotated[list[Message], Field(
                            description="The messages, in the order they were said.")],
                        ctx: Context,
                        session_time: Annotated[datetime | None, Field(

@@ -58,13 +58,18 @@ class _Body(BaseModel):
 
 
 class Message(_Body):
-    role: StrictStr = Field(examples=["user"], **_doc(minLength=1, maxLength=MAX_ROLE_CHARS))
-    content: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_MESSAGE_CHARS))
+    """One message to append (HTTP and MCP alike)."""
+
+    role: StrictStr = Field(description="user, assistant, or a speaker-derived role",
+                            examples=["user"], **_doc(minLength=1, maxLength=MAX_ROLE_CHARS))
+    content: StrictStr = Field(description="The message text, stored verbatim",
+                               **_doc(minLength=1, maxLength=MAX_MESSAGE_CHARS))
     turn_id: StrictStr | None = Field(
         None, description="Your id for the message: re-sending it changes nothing. It names one "
                           "turn of the user: an id another session holds is refused.",
         **_doc(minLength=1, maxLength=MAX_ID_CHARS))
-    speaker: StrictStr | None = Field(None, **_doc(maxLength=MAX_ID_CHARS))
+    speaker: StrictStr | None = Field(None, description="The speaker's name, when the source "
+                                      "gives one (a group chat)", **_doc(maxLength=MAX_ID_CHARS))
     timestamp: StrictStr | None = Field(
         None, description="When the message was said: an ISO 8601 date or datetime, with or "
                           "without an offset (without one: in the user's time zone, else UTC). "
