@@ -156,12 +156,17 @@ class Counts(Result):
     entities: int = 0
 
 
-class UploadResult(Counts):
-    """What ingesting a transcript file did: what it wrote, and what it left out."""
+class IngestCounts(Counts):
+    """What an ingest wrote, and what it found stored already or refused."""
 
     sessions_unchanged: int = Field(0, description="Sessions already stored as they are")
     rejected: int = Field(0, description="Fact candidates whose words the turn does not hold")
-    judged_links: int = 0
+    judged_links: int = Field(0, description="Currency edges drawn from the relation judge")
+
+
+class UploadResult(IngestCounts):
+    """What ingesting a transcript file did: what it wrote, and what it left out."""
+
     skipped_other_users: int = Field(0, description="Records of other users, not ingested")
     seconds: float = 0.0
     turns_per_s: float = 0.0
