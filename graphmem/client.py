@@ -1,22 +1,20 @@
 """The Python client of `graphmem serve`: `Client` (sync) and `AsyncClient` (async), one method
-per HTTP route with typed results (frozen dataclasses read from the server's JSON, the names the
-HTTP API uses: `id` / `turn_id` / `session_id` are stored ids, `source_id` / `source_turn_ids` /
-`session_source_id` the source's own; fields a newer server adds are ignored). Each operation is
-written once (`_Operations` builds the request and names its result type); the sync and async
-clients differ only in how they send it. A refusal raises `GraphmemHTTPError` (status, code, the
-server's message); 503 is retried as `Retry-After` asks (bounded); a refused connection is
-retried for any method (nothing was sent), other transport errors for GETs only (a POST may have
-been received). `RemoteMemory` is the raw-JSON door the CLI uses with GRAPHMEM_URL."""
+per HTTP route with typed results: the server's own response models (`graphmem.responses`, the
+names the HTTP API uses: `id` / `turn_id` / `session_id` are stored ids, `source_id` /
+`source_turn_ids` / `session_source_id` the source's own; fields a newer server adds are
+ignored). Each operation is written once (`_Operations` builds the request and names its result
+type); the sync and async clients differ only in how they send it. A refusal raises
+`GraphmemHTTPError` (status, code, the server's message); 503 is retried as `Retry-After` asks
+(bounded); a refused connection is retried for any method (nothing was sent), other transport
+errors for GETs only (a POST may have been received). `RemoteMemory` is the raw-JSON door the
+CLI uses with GRAPHMEM_URL."""
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import functools
+import json
 import os
 import time
-import types
-import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,290 +26,67 @@ import httpx
 
 from .errors import GraphmemError
 
-# The results an append made: one declaration with the server's (re-exported here).
-from .store.nodes import MadeFact as MadeFact
-from .store.nodes import Replaced as Replaced
+# The results: one declaration with the server's (graphmem.responses), re-exported here.
+from .responses import (
+    AddedTurn,
+    Answer,
+    AppendResult,
+    Card,
+    Citation,
+    Deleted,
+    Evidence,
+    Fact,
+    FactChange,
+    Facts,
+    Health,
+    Intent,
+    Invalidation,
+    MadeFact,
+    Readiness,
+    Replaced,
+    SearchResult,
+    SessionPage,
+    SessionSummary,
+    Stats,
+    TimeZone,
+    Turn,
+    TurnPage,
+    TurnRemoval,
+    UploadResult,
+)
+
+__all__ = ["AddedTurn", "Answer", "AppendResult", "AsyncClient", "Card", "Citation", "Client",
+           "Evidence", "Fact", "FactChange", "GraphmemHTTPError", "Intent", "Invalidation",
+           "MadeFact", "Message", "Readiness", "RemoteError", "RemoteMemory", "Replaced",
+           "RetryPolicy", "SearchResult", "SessionPage", "SessionSummary", "Stats", "Turn",
+           "TurnPage", "TurnRemoval", "UploadResult"]
 
 T = TypeVar("T")
 
 
-# --- typed results -----------------------------------------------------------------------------
-
-
+# --- what is sent -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Message:
-    """A message to append (`Client.remember`); `timestamp` dates it (ISO 8601 or a datetime)."""
+    """A message to append (`Client.remember`); `timestamp` dates it (ISO 8601 or a datetime),
+    `metadata` labels it (a flat map: search, facts and timeline filter on it)."""
 
     role: str
     content: str
     turn_id: str | None = None
     speaker: str | None = None
     timestamp: datetime | str | None = None
+    metadata: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"role": self.role, "content": self.content}
-        for name in ("turn_id", "speaker"):
+        for name in ("turn_id", "speaker", "metadata"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
         if self.timestamp is not None:
-            out["timestamp"] = (self.timestamp.isoformat() if isinstance(self.timestamp, datetime)
-                                else self.timestamp)
+            out["timestamp"] = _when(self.timestamp)
         return out
-
-
-@dataclass(frozen=True)
-class AddedTurn:
-    turn_id: str  # the stored id
-    source_turn_id: str
-    idx: int
-
-
-@dataclass(frozen=True)
-class AppendResult:
-    session_id: str  # the stored Session id
-    session: str  # the session id the messages were sent to
-    created: bool
-    added: list[AddedTurn] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)  # turn ids the session already held
-    pieces: int = 0
-    facts: int = 0
-    made: list[MadeFact] = field(default_factory=list)  # the facts made, with what they replaced
-    rejected: int = 0
-    ms: float = 0.0
-
-
-@dataclass(frozen=True)
-class UploadResult:
-    users: int = 0
-    sessions: int = 0
-    sessions_unchanged: int = 0
-    turns: int = 0
-    pieces: int = 0
-    facts: int = 0
-    rejected: int = 0
-    entities: int = 0
-    skipped_other_users: int = 0  # records of other users in the file, not ingested
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One ranked search item: a fact, a piece or a turn."""
-
-    id: str
-    type: str  # fact | piece | turn
-    text: str
-    score: float
-    density: float = 0.0
-    time_bonus: float = 0.0
-    tunnels: list[str] = field(default_factory=list)
-    heads: list[str] = field(default_factory=list)
-    session_source_id: str | None = None
-    source_turn_ids: list[str] = field(default_factory=list)
-    source_id: str | None = None  # the first source turn id
-    turn_id: str | None = None
-    role: str | None = None
-    mentioned_at: datetime | None = None
-    occurred_start: datetime | None = None
-    occurred_end: datetime | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    status: str | None = None  # facts: active | superseded | invalid
-    merged: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class Intent:
-    """What the query asked about in time."""
-
-    window: list[Any] | None = None
-    direction: str | None = None
-    about_present: bool = False
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    results: list[Evidence] = field(default_factory=list)
-    intent: Intent = field(default_factory=Intent)
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    hits: list[dict[str, Any]] | None = None  # with explain=True only
-
-
-@dataclass(frozen=True)
-class FactChange:
-    type: str  # SUPERSEDES | UPDATES | CONTRADICTS
-    id: str
-
-
-@dataclass(frozen=True)
-class Invalidation:
-    by: str
-    at: datetime | None = None
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class Fact:
-    id: str
-    kind: str
-    predicate: str
-    text: str
-    modality: str
-    status: str  # active | superseded | invalid
-    value: str | None = None
-    quantity: float | None = None
-    mentioned_at: datetime | None = None
-    occurred_start: datetime | None = None
-    occurred_end: datetime | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    turn_id: str | None = None
-    source_turn_ids: list[str] = field(default_factory=list)
-    session_source_id: str | None = None
-    changes: list[FactChange] = field(default_factory=list)
-    slot: str | None = None
-    invalidation: Invalidation | None = None
-    extracted_by: str | None = None  # what made it: "model:<version>", "rule:<id>", an LLM
-    mention: bool = False  # read in passing: no slot, replaces nothing
-
-
-@dataclass(frozen=True)
-class Citation:
-    turn_id: str
-    handle: str
-    source_turn_id: str | None
-    session_source_id: str | None
-    date: str | None
-    role: str
-    quote: str  # the turn's verbatim words
-    speaker: str | None = None
-
-
-@dataclass(frozen=True)
-class Answer:
-    question: str
-    text: str
-    citations: list[Citation] = field(default_factory=list)
-    generated: bool = True  # False: extractive (no LLM)
-    not_in_memory: bool = False
-    invalid_citations: int = 0
-    cited: bool = True
-    stopped: str = ""
-    steps: int = 0
-    trace: list[dict[str, Any]] = field(default_factory=list)  # with trace=True only
-    usage: dict[str, Any] = field(default_factory=dict)
-    cost_usd: float = 0.0
-    seconds: float = 0.0
-
-
-@dataclass(frozen=True)
-class Card:
-    """A memory card (`inspect`): its `type` (fact, piece, turn, entity) and the card's fields,
-    which differ by type."""
-
-    type: str
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Stats:
-    users: int = 0
-    sessions: int = 0
-    turns: int = 0
-    pieces: int = 0
-    facts: int = 0
-    entities: int = 0
-
-
-@dataclass(frozen=True)
-class SessionSummary:
-    id: str
-    source_id: str
-    started_at: datetime | None = None
-    turns: int = 0
-
-
-@dataclass(frozen=True)
-class Turn:
-    id: str
-    session_id: str
-    source_id: str
-    idx: int
-    role: str
-    text: str
-    speaker: str | None = None
-    mentioned_at: datetime | None = None
-    session_source_id: str | None = None
-    redacted_at: datetime | None = None
-    fact_ids: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class SessionPage:
-    sessions: list[SessionSummary] = field(default_factory=list)
-    next_cursor: str | None = None  # None: the last page
-
-
-@dataclass(frozen=True)
-class TurnPage:
-    turns: list[Turn] = field(default_factory=list)
-    next_cursor: str | None = None  # None: the last page
-
-
-@dataclass(frozen=True)
-class TurnRemoval:
-    turn_id: str
-    source_id: str
-    session_source_id: str
-    redacted: bool  # True: the turn stays with its words replaced
-    pieces: int = 0
-    facts: list[str] = field(default_factory=list)  # ids of the facts deleted with it
-    entities: int = 0
-    slots: list[str] = field(default_factory=list)  # slots whose currency was decided again
-
-
-@dataclass(frozen=True)
-class Readiness:
-    ready: bool
-    checks: dict[str, bool] = field(default_factory=dict)
-
-
-# --- reading JSON into them ---------------------------------------------------------------------
-
-
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def _convert(kind: Any, value: Any) -> Any:
-    if value is None:
-        return None
-    origin = typing.get_origin(kind)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(kind) if a is not type(None)]
-        if datetime in options and isinstance(value, str):
-            return _convert(datetime, value)
-        return _convert(options[0], value) if len(options) == 1 else value
-    if origin is list:
-        (item,) = typing.get_args(kind) or (Any,)
-        return [_convert(item, v) for v in value]
-    if kind is datetime and isinstance(value, str):
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if kind is float and isinstance(value, int):
-        return float(value)
-    if dataclasses.is_dataclass(kind) and isinstance(value, dict):
-        return load(kind, value)  # type: ignore[arg-type]
-    return value
-
-
-def load(cls: type[T], data: dict[str, Any]) -> T:
-    """`cls` from the server's JSON object: known fields converted (dates, nested results)."""
-    hints = _hints(cls)
-    known = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: _convert(hints[k], v) for k, v in data.items() if k in known})
 
 
 # --- the clients ----------------------------------------------------------------------------------
@@ -385,6 +160,15 @@ def _when(value: datetime | str | None) -> str | None:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
+def _present(**fields: Any) -> dict[str, Any]:
+    """A request body without the fields left unset (the server's defaults apply)."""
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def _filter(metadata: dict[str, Any] | None) -> str | None:
+    return json.dumps(metadata, separators=(",", ":")) if metadata is not None else None
+
+
 def _seg(value: str) -> str:
     return quote(value, safe="")
 
@@ -424,35 +208,35 @@ class _Operations:
 
     def health(self) -> Any:
         """True when the process is up (`/healthz`)."""
-        return self._send(_Request("GET", "/healthz", lambda d: d.get("status") == "ok"))
+        return self._send(_Request("GET", "/healthz",
+                                   lambda d: Health.model_validate(d).status == "ok"))
 
     def readiness(self) -> Any:
         """`Readiness`: Neo4j reachable, schema applied, model loaded (`/readyz`; not raised on
         503, which only means not ready yet)."""
-        def parse(d: dict[str, Any]) -> Readiness:
-            return Readiness(bool(d.get("ready")), {k: v for k, v in d.items() if k != "ready"})
-        return self._send(_Request("GET", "/readyz", parse, accept=(503,)))
+        return self._send(_Request("GET", "/readyz", Readiness.model_validate, accept=(503,)))
 
     # --- writing ---------------------------------------------------------------------------------
 
     def remember(self, user_id: str, session_id: str,
                  messages: Sequence[Message | dict[str, Any]], *,
-                 session_time: datetime | str | None = None) -> Any:
+                 session_time: datetime | str | None = None, agent_id: str | None = None,
+                 run_id: str | None = None) -> Any:
         """`AppendResult`: append messages to a session (created on first use); a message whose
         `turn_id` the session holds changes nothing."""
         body: dict[str, Any] = {"messages": [x.to_json() if isinstance(x, Message) else x
                                              for x in messages]}
-        if session_time is not None:
-            body["session_time"] = _when(session_time)
+        body.update(_present(session_time=_when(session_time), agent_id=agent_id, run_id=run_id))
         return self._send(_Request("POST", f"{_users(user_id)}/sessions/{_seg(session_id)}/messages",
-                                   lambda d: load(AppendResult, d), json=body))
+                                   AppendResult.model_validate, json=body))
 
     append = remember
 
     def set_time_zone(self, user_id: str, time_zone: str | None) -> Any:
         """The IANA zone message times without an offset are read in (None: UTC); returns it."""
         return self._send(_Request("PUT", f"{_users(user_id)}/time_zone",
-                                   lambda d: d["time_zone"], json={"time_zone": time_zone}))
+                                   lambda d: TimeZone.model_validate(d).time_zone,
+                                   json={"time_zone": time_zone}))
 
     def upload(self, user_id: str, transcript: str | Path | bytes, *, format: str = "auto",
                filename: str | None = None, session: str | None = None,
@@ -465,12 +249,13 @@ class _Operations:
         params = {"format": format, "filename": name, "session": session,
                   "session_time": _when(session_time)}
         return self._send(_Request("POST", f"{_users(user_id)}/transcripts",
-                                   lambda d: load(UploadResult, d), params=params,
+                                   UploadResult.model_validate, params=params,
                                    content=data))
 
     def forget_user(self, user_id: str) -> Any:
         """Delete everything of one user; returns how many nodes went (404 if none)."""
-        return self._send(_Request("DELETE", _users(user_id), lambda d: d["deleted"]))
+        return self._send(_Request("DELETE", _users(user_id),
+                                   lambda d: Deleted.model_validate(d).deleted))
 
     # --- one memory at a time --------------------------------------------------------------------
 
@@ -478,25 +263,25 @@ class _Operations:
                  limit: int | None = None) -> Any:
         """`SessionPage`: one page of the user's sessions, oldest first."""
         return self._send(_Request("GET", f"{_users(user_id)}/sessions",
-                                   lambda d: load(SessionPage, d),
+                                   SessionPage.model_validate,
                                    params={"cursor": cursor, "limit": limit}))
 
     def turns(self, user_id: str, *, session: str | None = None, cursor: str | None = None,
               limit: int | None = None) -> Any:
         """`TurnPage`: one page of the user's turns in conversation order."""
         return self._send(_Request("GET", f"{_users(user_id)}/turns",
-                                   lambda d: load(TurnPage, d),
+                                   TurnPage.model_validate,
                                    params={"session": session, "cursor": cursor, "limit": limit}))
 
     def get_turn(self, user_id: str, turn_id: str) -> Any:
         """`Turn` by stored or source turn id, with the ids of its facts."""
         return self._send(_Request("GET", f"{_users(user_id)}/turns/{_seg(turn_id)}",
-                                   lambda d: load(Turn, d)))
+                                   Turn.model_validate))
 
     def delete_turn(self, user_id: str, turn_id: str, *, redact: bool = False) -> Any:
         """`TurnRemoval`: delete (or, with `redact`, blank the words of) one turn and its facts."""
         return self._send(_Request("DELETE", f"{_users(user_id)}/turns/{_seg(turn_id)}",
-                                   lambda d: load(TurnRemoval, d),
+                                   TurnRemoval.model_validate,
                                    params={"redact": redact or None}))
 
     def redact_turn(self, user_id: str, turn_id: str) -> Any:
@@ -506,7 +291,7 @@ class _Operations:
     def get_fact(self, user_id: str, fact_id: str) -> Any:
         """`Fact` by id, with `invalidation` if someone marked it wrong."""
         return self._send(_Request("GET", f"{_users(user_id)}/facts/{_seg(fact_id)}",
-                                   lambda d: load(Fact, d)))
+                                   Fact.model_validate))
 
     def invalidate_fact(self, user_id: str, fact_id: str, *, by: str = "user",
                         reason: str | None = None) -> Any:
@@ -515,58 +300,69 @@ class _Operations:
         if reason is not None:
             body["reason"] = reason
         return self._send(_Request("POST", f"{_users(user_id)}/facts/{_seg(fact_id)}/invalidate",
-                                   lambda d: load(Fact, d), json=body))
+                                   Fact.model_validate, json=body))
 
     # --- reading ---------------------------------------------------------------------------------
 
     def search(self, user_id: str, query: str, *, question_date: datetime | str | None = None,
-               as_of: datetime | str | None = None, k: int = 10, preset: str = "fused",
-               explain: bool = False) -> Any:
-        """`SearchResult`: ranked evidence (facts, pieces, turns) with source turn ids."""
-        body = {"query": query, "question_date": _when(question_date), "as_of": _when(as_of),
-                "k": k, "preset": preset, "explain": explain}
+               as_of: datetime | str | None = None, k: int | None = None,
+               preset: str | None = None, explain: bool = False,
+               metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+               run_id: str | None = None) -> Any:
+        """`SearchResult`: ranked evidence (facts, pieces, turns) with source turn ids; `k` and
+        `preset` default to the server's; `metadata`: only evidence from turns holding these
+        pairs (`agent_id`, `run_id`: those of the scope)."""
+        body = _present(query=query, question_date=_when(question_date), as_of=_when(as_of),
+                        k=k, preset=preset, explain=explain, metadata=metadata,
+                        agent_id=agent_id, run_id=run_id)
         return self._send(_Request("POST", f"{_users(user_id)}/search",
-                                   lambda d: load(SearchResult, d), json=body))
+                                   SearchResult.model_validate, json=body))
 
     def answer(self, user_id: str, question: str, *,
-               question_date: datetime | str | None = None, budget: int = 4,
+               question_date: datetime | str | None = None, budget: int | None = None,
                offline: bool = False, trace: bool = False) -> Any:
-        """`Answer` with citations (stored and source turn ids, verbatim quotes), usage, cost."""
-        body = {"question": question, "question_date": _when(question_date), "budget": budget,
-                "offline": offline, "trace": trace}
+        """`Answer` with citations (stored and source turn ids, verbatim quotes), usage, cost;
+        `budget` (planner steps) defaults to the server's."""
+        body = _present(question=question, question_date=_when(question_date), budget=budget,
+                        offline=offline, trace=trace)
         return self._send(_Request("POST", f"{_users(user_id)}/answer",
-                                   lambda d: load(Answer, d), json=body))
+                                   Answer.model_validate, json=body))
 
     def facts(self, user_id: str, *, as_of: datetime | str | None = None, history: bool = False,
               predicate: str | None = None, question_date: datetime | str | None = None,
-              limit: int | None = None) -> Any:
+              limit: int | None = None, metadata: dict[str, Any] | None = None,
+              agent_id: str | None = None, run_id: str | None = None) -> Any:
         """`list[Fact]`: current facts, those valid `as_of`, or every version (`history`)."""
         params = {"as_of": _when(as_of), "history": history or None, "predicate": predicate,
-                  "question_date": _when(question_date), "limit": limit}
+                  "question_date": _when(question_date), "limit": limit,
+                  "metadata": _filter(metadata), "agent_id": agent_id, "run_id": run_id}
         return self._send(_Request("GET", f"{_users(user_id)}/facts", _fact_list, params=params))
 
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | str | None = None, until: datetime | str | None = None,
-                 question_date: datetime | str | None = None, limit: int | None = None) -> Any:
+                 question_date: datetime | str | None = None, limit: int | None = None,
+                 metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+                 run_id: str | None = None) -> Any:
         """`list[Fact]`: the ordered history of facts with intervals, status and changes."""
         params = {"entity": entity, "predicate": predicate, "since": _when(since),
-                  "until": _when(until), "question_date": _when(question_date), "limit": limit}
+                  "until": _when(until), "question_date": _when(question_date), "limit": limit,
+                  "metadata": _filter(metadata), "agent_id": agent_id, "run_id": run_id}
         return self._send(_Request("GET", f"{_users(user_id)}/timeline", _fact_list,
                                    params=params))
 
     def inspect(self, user_id: str, node_id: str) -> Any:
         """`Card` for a fact, piece, turn (stored or source id) or entity (id or name)."""
         return self._send(_Request("GET", f"{_users(user_id)}/inspect/{_seg(node_id)}",
-                                   lambda d: Card(d.get("type", ""), d)))
+                                   Card.model_validate))
 
     def stats(self, user_id: str | None = None) -> Any:
         """`Stats` of one user, or (user_id None: an admin key) of every user."""
         path = f"{_users(user_id)}/stats" if user_id is not None else "/v1/stats"
-        return self._send(_Request("GET", path, lambda d: load(Stats, d)))
+        return self._send(_Request("GET", path, Stats.model_validate))
 
 
 def _fact_list(d: dict[str, Any]) -> list[Fact]:
-    return [load(Fact, f) for f in d["facts"]]
+    return Facts.model_validate(d).facts
 
 
 def _setup(base_url: str | None, api_key: str | None) -> tuple[str, dict[str, str]]:

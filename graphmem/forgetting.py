@@ -6,34 +6,17 @@ touched beyond the currency of the slots named."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .currency import maintain_currency
+from .responses import TurnRemoval
 from .store import edits
 
 if TYPE_CHECKING:
     from .db import Graph
 
 REDACTED_TEXT = "[redacted]"  # what a redacted turn says instead of its words
-
-
-@dataclass
-class TurnRemoval:
-    """What deleting or redacting one turn did."""
-
-    turn_id: str
-    source_id: str
-    session_source_id: str
-    redacted: bool  # True: the turn stays, its words replaced; False: it is gone
-    pieces: int
-    facts: list[str] = field(default_factory=list)  # ids of the facts deleted with it
-    entities: int = 0  # entities deleted because no fact names them any more
-    slots: list[str] = field(default_factory=list)  # slots whose currency was decided again
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _redecide(tx: Any, user_id: str, touched: list[dict[str, Any]]) -> list[str]:
@@ -60,8 +43,10 @@ def remove_turn(graph: Graph, user_id: str, turn_id: str, *,
         slots = _redecide(tx, user_id, removed)
         entities = edits.drop_orphan_entities(
             tx, user_id, sorted({e for r in removed for e in r["entities"]}))
-        return TurnRemoval(done["id"], done["source_id"], done["session_source_id"], redact,
-                           done["pieces"], sorted(r["id"] for r in removed), entities, slots)
+        return TurnRemoval(turn_id=done["id"], source_id=done["source_id"],
+                           session_source_id=done["session_source_id"], redacted=redact,
+                           pieces=done["pieces"], facts=sorted(r["id"] for r in removed),
+                           entities=entities, slots=slots)
 
     with graph.session() as s:
         return s.execute_write(work)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import Field
+
 from .currency import (
     ENDED_BY_LEAVING,
     Link,
@@ -39,6 +41,7 @@ from .models import (
 )
 from .predicates import lookup
 from .relate import RELATABLE_MODALITIES, link_for
+from .responses import IngestCounts
 from .segment import extraction_window, pieces_of_turn
 from .store import currency as store_currency
 from .store import sessions as store
@@ -94,20 +97,13 @@ class Made:
     extracted_by: str
 
 
-@dataclass
-class IngestReport:
-    users: int = 0
-    sessions: int = 0
-    sessions_unchanged: int = 0
-    turns: int = 0
-    pieces: int = 0
-    facts: int = 0
-    rejected: int = 0
-    entities: int = 0
-    judged_links: int = 0  # currency edges drawn from the relation judge's proposals
+class IngestReport(IngestCounts):
+    """What an ingest did: its counts (declared with the results every door returns), how long
+    it took, the candidates it rejected and, with `verbose`, every fact written."""
+
     seconds: float = 0.0
-    rejections: list[Rejection] = field(default_factory=list)
-    made: list[Made] = field(default_factory=list)  # with `verbose`: every fact written
+    rejections: list[Rejection] = Field(default_factory=list)
+    made: list[Made] = Field(default_factory=list)
 
     def add(self, other: IngestReport) -> None:
         for name in ("sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
@@ -534,9 +530,10 @@ class Ingestor:
         self._resolve_entities(user_id, plan)
         self._relate(user_id, plan)
         self._write(user_id, plan)
-        out.added = [Turn(t["id"], sid, t["source_id"], t["idx"], t["role"], t["text"],
-                          t["speaker"], t["mentioned_at"],
-                          metadata=from_pairs(t["metadata"])) for t in plan.turns]
+        out.added = [Turn(id=t["id"], session_id=sid, source_id=t["source_id"], idx=t["idx"],
+                          role=t["role"], text=t["text"], speaker=t["speaker"],
+                          mentioned_at=t["mentioned_at"], metadata=from_pairs(t["metadata"]))
+                     for t in plan.turns]
         out.pieces, out.facts = plan.report.pieces, plan.report.facts
         out.rejected, out.judged_links = plan.report.rejected, plan.report.judged_links
         out.seconds = time.perf_counter() - started

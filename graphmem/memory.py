@@ -34,7 +34,7 @@ from .files import FileIngestReport, TranscriptFile
 from .forgetting import TurnRemoval
 from .ingest import IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
-from .metadata import read_metadata, to_pairs
+from .metadata import read_metadata, scoped, to_pairs
 from .migrate import connect
 from .models import Evidence, Transcript, TurnRecord, stable_id
 from .pages import Page
@@ -61,8 +61,21 @@ MAX_BUDGET = 12  # planner steps of one answer
 MAX_PAGE = 200  # sessions or turns in one page of a listing
 MAX_FACTS = 1000  # facts of one facts or timeline call (also the default)
 DEFAULT_PAGE = 50
+# The defaults every door applies when the caller names none (the client sends none of its own).
+DEFAULT_K = 10
+DEFAULT_BUDGET = 4
+DEFAULT_PRESET = "fused"
+# A model reads what an MCP tool returns: its facts and timeline calls default to fewer facts
+# (the bound, MAX_FACTS, is the same over every door).
+MODEL_FACTS = 200
 MAX_REASON_CHARS = 1_000  # why a fact was marked wrong
 _LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
+
+
+def _filter(metadata: Any, agent_id: str | None, run_id: str | None) -> list[str] | None:
+    """The pairs a reading keeps: the metadata filter with the scope's (agent, run) added."""
+    return to_pairs(read_metadata(scoped(metadata, "metadata filter", agent_id=agent_id,
+                                         run_id=run_id), "metadata filter"))
 
 
 def _bounded(value: Any, name: str, limit: int, *, optional: bool = False) -> None:
@@ -223,7 +236,8 @@ class Memory:
 
     @_neo4j_lost
     def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
-               session_time: datetime | str | None = None) -> AppendResult:
+               session_time: datetime | str | None = None, agent_id: str | None = None,
+               run_id: str | None = None) -> AppendResult:
         """Append messages to one session of a user, live (the user and the session are created
         on first use, the session starting at `session_time`, else at its first message's
         `timestamp`, else now). A message is dated by its own `timestamp` (an ISO 8601 date or
@@ -234,6 +248,7 @@ class Memory:
         so re-sending it changes nothing; a `source_id` another session of the user holds is
         refused (a turn id names one turn of a user). Only the new turns are processed.
         Returns the turns added and the facts they made, each with what it replaced.
+        `agent_id` / `run_id` label every message (the reserved metadata keys of the scope).
         Inputs outside the bounds above raise OutOfBounds, before anything is written."""
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(session_id, "session_id", MAX_ID_CHARS)
@@ -249,7 +264,9 @@ class Memory:
             _bounded(t.source_id, f"message {i}: turn_id", MAX_ID_CHARS, optional=True)
             _bounded(t.speaker, f"message {i}: speaker", MAX_ID_CHARS, optional=True)
             turns[i] = replace(t, timestamp=read_timestamp(t.timestamp, f"message {i}: timestamp"),
-                               metadata=read_metadata(t.metadata, f"message {i}: metadata"))
+                               metadata=read_metadata(scoped(
+                                   t.metadata, f"message {i}: metadata", agent_id=agent_id,
+                                   run_id=run_id), f"message {i}: metadata"))
         session_time = read_timestamp(session_time, "session_time")
         lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
@@ -408,26 +425,30 @@ class Memory:
 
     @_neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
-               as_of: datetime | None = None, k: int = 10,
-               config: RetrievalConfig | str = "fused",
-               metadata: dict[str, Any] | None = None) -> list[Evidence]:
+               as_of: datetime | None = None, k: int = DEFAULT_K,
+               config: RetrievalConfig | str = DEFAULT_PRESET,
+               metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+               run_id: str | None = None) -> list[Evidence]:
         """Ranked evidence (facts, pieces, turns) from one user's memory; with `metadata`
-        ({key: value}), only evidence from turns whose metadata holds every one of these pairs."""
+        ({key: value}), only evidence from turns whose metadata holds every one of these pairs
+        (`agent_id` / `run_id`: the pairs of the scope)."""
         return self.search_full(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                config=config, metadata=metadata).evidence
+                                config=config, metadata=metadata, agent_id=agent_id,
+                                run_id=run_id).evidence
 
     @_neo4j_lost
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
-                    as_of: datetime | None = None, k: int = 10,
-                    config: RetrievalConfig | str = "fused",
-                    metadata: dict[str, Any] | None = None) -> SearchResult:
+                    as_of: datetime | None = None, k: int = DEFAULT_K,
+                    config: RetrievalConfig | str = DEFAULT_PRESET,
+                    metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+                    run_id: str | None = None) -> SearchResult:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
         over MAX_QUERY_CHARS, a `k` outside 1..MAX_K or metadata outside its bounds
         (graphmem.metadata) raises OutOfBounds."""
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(query, "query", MAX_QUERY_CHARS)
         _whole(k, "k", 1, MAX_K)
-        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
+        pairs = _filter(metadata, agent_id, run_id)
         if pairs is None:
             return self._known(user_id, self.retriever.search(
                 user_id, query, question_date=question_date, as_of=as_of, k=k, config=config))
@@ -453,7 +474,8 @@ class Memory:
     @_neo4j_lost
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
               history: bool = False, question_date: datetime | None = None,
-              limit: int = MAX_FACTS, metadata: dict[str, Any] | None = None) -> list[FactEvent]:
+              limit: int = MAX_FACTS, metadata: dict[str, Any] | None = None,
+              agent_id: str | None = None, run_id: str | None = None) -> list[FactEvent]:
         """The current facts, the facts valid at `as_of`, or (`history`) every version; with a
         `question_date`, as known that day; with `metadata` ({key: value}), only facts from
         turns whose metadata holds every one of these pairs. At most `limit` (1..MAX_FACTS);
@@ -462,7 +484,7 @@ class Memory:
 
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
-        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
+        pairs = _filter(metadata, agent_id, run_id)
         return self._known(user_id, current_facts(
             self.graph, user_id, as_of, predicate=predicate, history=history,
             question_date=question_date, limit=limit, metadata=pairs))
@@ -471,7 +493,8 @@ class Memory:
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
                  question_date: datetime | None = None, limit: int = MAX_FACTS,
-                 metadata: dict[str, Any] | None = None) -> list[FactEvent]:
+                 metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+                 run_id: str | None = None) -> list[FactEvent]:
         """The ordered history of facts with their changes (about an entity / predicate / period);
         with a `question_date`, as known that day; with `metadata`, `limit` and an unknown user
         as in `facts`."""
@@ -479,7 +502,7 @@ class Memory:
 
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
-        pairs = to_pairs(read_metadata(metadata, "metadata filter"))
+        pairs = _filter(metadata, agent_id, run_id)
         return self._known(user_id, fact_timeline(
             self.graph, user_id, entity=entity, predicate=predicate, since=since, until=until,
             question_date=question_date, limit=limit, metadata=pairs))
@@ -532,7 +555,7 @@ class Memory:
 
     @_neo4j_lost
     def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
-               budget: int = 4, reader_llm: LLMClient | None = None,
+               budget: int = DEFAULT_BUDGET, reader_llm: LLMClient | None = None,
                offline: bool = False) -> Answer:
         """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
         trace, tokens and cost; extractive and labelled so when no LLM is configured. A

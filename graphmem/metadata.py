@@ -57,6 +57,36 @@ def read_metadata(value: Any, name: str) -> Metadata | None:
     return dict(value) or None
 
 
+# The scope of a memory within its user: which agent wrote it, in which run. Reserved metadata
+# keys with a parameter of their own on append, search, facts and timeline (every door), so an
+# agent framework's agent_id / run_id need no metadata map; a user stays the tenant.
+SCOPE_DOC = {
+    "agent_id": "The agent the messages come from (appending), or only memory from that "
+                "agent's messages (reading): the reserved metadata key agent_id.",
+    "run_id": "The run (one task, one episode) the messages belong to (appending), or only "
+              "memory from that run (reading): the reserved metadata key run_id.",
+}
+
+
+def scoped(metadata: Any, name: str, **scope: str | None) -> Any:
+    """`metadata` with the scope given (agent_id, run_id: the keys of SCOPE_DOC) added as
+    pairs; OutOfBounds when a scope value is not a string or the map holds another value for
+    its key. Then read_metadata checks the whole map as usual."""
+    given = {k: v for k, v in scope.items() if v is not None}
+    for key, value in given.items():
+        if key not in SCOPE_DOC:
+            raise TypeError(f"unknown scope {key!r}")
+        if not isinstance(value, str) or not value.strip():
+            raise OutOfBounds(f"{key} must be a non-empty string")
+        held = metadata.get(key, value) if isinstance(metadata, dict) else value
+        if held != value:
+            raise OutOfBounds(f"{name} gives {key} {held!r} but the call's {key} is "
+                              f"{value!r}; give it once")
+    if not given or (metadata is not None and not isinstance(metadata, dict)):
+        return metadata  # nothing to add, or a bad map read_metadata names
+    return {**(metadata or {}), **given}
+
+
 def to_pairs(metadata: Metadata | None) -> list[str] | None:
     """The stored (and filtering) form: canonical JSON `[key, value]` pairs, sorted by key."""
     if not metadata:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .responses import Evidence as Evidence  # one ranked search item: declared with the results
+
 # --- what loaders produce ---------------------------------------------------------------------
 
 
@@ -130,47 +132,3 @@ class FactCandidate:
     # a later fact of its slot ends it, but it ends nothing, since on real chats such a state is
     # too often a value read from pasted text or a passing noun to replace what was told.
     competes: bool = True
-
-
-@dataclass
-class Evidence:
-    """One ranked item of a search result: a fact, a piece or a turn, with why it was found."""
-
-    id: str
-    type: str  # fact | piece | turn
-    text: str
-    score: float  # conf = density + time bonus
-    density: float = 0.0
-    time_bonus: float = 0.0
-    tunnels: list[str] = field(default_factory=list)
-    heads: list[str] = field(default_factory=list)
-    session_source_id: str | None = None  # the source's own session id (stored id: Session.id)
-    source_turn_ids: list[str] = field(default_factory=list)  # the source's own turn ids
-    turn_id: str | None = None  # the stored Turn it comes from (its own id for a turn)
-    role: str | None = None
-    mentioned_at: datetime | None = None
-    occurred_start: datetime | None = None
-    occurred_end: datetime | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-    status: str | None = None  # facts: active | superseded | invalid
-    merged: list[str] = field(default_factory=list)  # near-duplicates folded into this item
-
-    @property
-    def source_id(self) -> str | None:
-        return self.source_turn_ids[0] if self.source_turn_ids else None
-
-    # What a model reading a result needs; the rest says how the item was found (`explain`).
-    _BRIEF = ("id", "type", "text", "score", "status", "turn_id", "source_turn_ids",
-              "session_source_id", "mentioned_at", "occurred_start", "occurred_end",
-              "valid_from", "valid_until")
-
-    def to_dict(self, brief: bool = False) -> dict[str, Any]:
-        """The item as JSON-ready values (times stay datetimes); `brief`: only what a reader
-        needs — text, score, status, ids and its times (said, happened, valid) — without the
-        fusion's bookkeeping, and without times it does not have."""
-        if not brief:
-            return {**vars(self), "source_id": self.source_id}
-        out = {k: getattr(self, k) for k in self._BRIEF}
-        return {k: v for k, v in out.items()
-                if v is not None or k in ("status", "turn_id", "mentioned_at")}

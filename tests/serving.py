@@ -4,10 +4,13 @@ client that sends one API key, stopped afterwards."""
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 
+from graphmem.store.admin import forget_user
 from tests.integration.test_server import free_port, start_server, stop, wait_ready
 
 
@@ -24,3 +27,13 @@ def served(bolt_uri: str, keys: str | None, key: str | None) -> Iterator[httpx.C
             yield client
     finally:
         stop(proc)
+
+
+@contextlib.contextmanager
+def fresh_user(graph: Any, prefix: str) -> Iterator[str]:
+    """A user id no memory holds yet (the shared test database holds many), forgotten after."""
+    uid = f"{prefix}-{uuid.uuid4().hex[:10]}"
+    try:
+        yield uid
+    finally:
+        forget_user(graph, uid)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +14,7 @@ from ..errors import InputError
 from ..knowledge import cutoff
 from ..llm.client import LLMClient, LLMRequestRejected, Usage
 from ..prompts import answer as prompts
+from ..responses import Answer, Citation
 from .pool import EvidencePool, PoolTurn, day
 from .protocol import MemoryAccess
 from .tools import FINISH, TOOLS, ToolBox, ToolError, result_text
@@ -23,38 +23,6 @@ NOT_IN_MEMORY = "Not in memory: nothing in this user's memory answers that."
 # A citation block: [turn:T3], [turn:T3, turn:T5], [turn:T3; T5]
 _CITE_BLOCK = re.compile(r"\[\s*turn:[^\]]*\]", re.IGNORECASE)
 _CITE_ID = re.compile(r"(?:turn:)?\s*([A-Za-z0-9:_\-]+)", re.IGNORECASE)
-
-
-@dataclass
-class Citation:
-    turn_id: str  # the stored Turn id (`graphmem inspect` takes it)
-    handle: str
-    source_turn_id: str | None
-    session_source_id: str | None
-    date: str | None
-    role: str
-    quote: str  # verbatim words of the turn
-    speaker: str | None = None  # the named speaker, in conversations between people
-
-
-@dataclass
-class Answer:
-    question: str
-    text: str
-    citations: list[Citation] = field(default_factory=list)
-    generated: bool = True  # False: extractive (no LLM)
-    not_in_memory: bool = False
-    invalid_citations: int = 0  # citations the reader made that did not resolve (removed)
-    cited: bool = True  # at least one valid citation (or an honest "not in memory")
-    stopped: str = ""  # finish | no_tool_call | budget | planner_unavailable | offline
-    steps: int = 0
-    trace: list[dict[str, Any]] = field(default_factory=list)
-    usage: dict[str, Any] = field(default_factory=dict)  # planner / reader / total tokens
-    cost_usd: float = 0.0
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def _usage_since(client: LLMClient, before: Usage) -> Usage:
@@ -73,9 +41,10 @@ def _quote(t: PoolTurn, limit: int = 300) -> str:
 
 
 def _citation(t: PoolTurn) -> Citation:
-    return Citation(t.turn_id, t.handle, t.source_id, t.session_source_id,
-                    t.mentioned_at.date().isoformat() if t.mentioned_at else None, t.role, _quote(t),
-                    t.speaker)
+    return Citation(turn_id=t.turn_id, handle=t.handle, source_turn_id=t.source_id,
+                    session_source_id=t.session_source_id,
+                    date=t.mentioned_at.date().isoformat() if t.mentioned_at else None,
+                    role=t.role, quote=_quote(t), speaker=t.speaker)
 
 
 def resolve_citations(text: str, pool: EvidencePool) -> tuple[str, list[PoolTurn], int]:
@@ -159,15 +128,15 @@ class Answerer:
         # January?" wants the turn that was true then, superseded since).
         best = pool.ranked()[:top]
         if not best:
-            return Answer(question, NOT_IN_MEMORY, generated=False, not_in_memory=True,
-                          stopped="offline")
+            return Answer(question=question, text=NOT_IN_MEMORY, generated=False,
+                          not_in_memory=True, stopped="offline")
         lines = ["Not generated (no LLM configured): the best evidence in memory."]
         for t in best:
             lines.append(f"- {day(t.mentioned_at)}, {t.speaker or t.role}: \"{_quote(t)}\" "
                          f"[turn:{t.turn_id.removeprefix('turn:')}]")
             lines += [f"  {n}" for n in t.notes[:2]]
-        return Answer(question, "\n".join(lines), [_citation(t) for t in best], generated=False,
-                      stopped="offline")
+        return Answer(question=question, text="\n".join(lines),
+                      citations=[_citation(t) for t in best], generated=False, stopped="offline")
 
     # --- with an LLM -------------------------------------------------------------------------
 
@@ -175,7 +144,7 @@ class Answerer:
                    pool: EvidencePool) -> Answer:
         assert self.client is not None
         tools = ToolBox(self.memory, user_id, pool, qdate)
-        ans = Answer(question, "")
+        ans = Answer(question=question, text="")
         before = _snapshot(self.client)
         chosen = self._plan(question, qdate, pool, tools, ans)
         planner_usage = _usage_since(self.client, before)

@@ -35,8 +35,8 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
     and a reader writes the answer; otherwise the answer is the best evidence itself, labelled as
     not generated. With GRAPHMEM_URL set, a running `graphmem serve` answers (its LLM settings
     apply)."""
-    from ..answer import Answer, Citation
     from ..client import RemoteMemory
+    from ..responses import Answer
 
     qdate = _parse_when(question_date, "--question-date")
     remote = RemoteMemory.from_env()
@@ -44,7 +44,7 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
         with remote:
             got = remote.answer(user, question, question_date=qdate, budget=budget,
                                 offline=offline, trace=True)
-        ans = Answer(**{**got, "citations": [Citation(**c) for c in got["citations"]]})
+        ans = Answer.model_validate(got)
     else:
         with open_memory(answer_llm=not offline) as mem:
             ans = mem.answer(user, question, question_date=qdate, budget=budget)

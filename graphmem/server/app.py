@@ -12,17 +12,20 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import anyio
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request, Security
 from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.routing import Route
 
 from .. import __version__
+from .. import responses as out
 from ..errors import Neo4jUnavailable, connection_lost
 from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_PAGE
+from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
-from .errors import ApiError, BodyLimit, error_response, install
+from .errors import ADMIN, BODY, KEYED, READ, UPLOAD_BODY, ApiError, BodyLimit, error_response, install
 from .guard import RequestGuard
 from .schemas import (
     METADATA_FILTER_DOC,
@@ -103,8 +106,15 @@ def _key(request: Request) -> str | None:
     return request.headers.get("x-api-key")
 
 
+# How a key is sent, as the OpenAPI document says it (securitySchemes): either header will do.
+# They only document: `grant` reads the key, and without keys configured none is needed.
+SECURITY = [Security(HTTPBearer(auto_error=False, description="Authorization: Bearer KEY")),
+            Security(APIKeyHeader(name="X-API-Key", auto_error=False,
+                                  description="X-API-Key: KEY"))]
 METADATA_QUERY = Query(None, description="A JSON object, e.g. {\"agent\":\"planner\"} "
                        "(URL-encoded): " + METADATA_FILTER_DOC)
+AGENT_QUERY = Query(None, description=SCOPE_DOC["agent_id"])
+RUN_QUERY = Query(None, description=SCOPE_DOC["run_id"])
 FACTS_LIMIT = Query(MAX_FACTS, description=f"At most this many facts, 1 to {MAX_FACTS}.",
                     json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})
 
@@ -194,12 +204,14 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     # --- process and readiness -----------------------------------------------------------------
 
-    @app.get("/healthz", tags=["service"])
-    async def healthz() -> dict[str, str]:
+    @app.get("/healthz", tags=["service"], response_model=out.Health)
+    async def healthz() -> Any:
         """The process is up."""
         return {"status": "ok"}
 
-    @app.get("/readyz", tags=["service"])
+    @app.get("/readyz", tags=["service"], response_model=out.Readiness,
+             responses={503: {"model": out.Readiness,
+                              "description": "Not ready yet (Retry-After)"}})
     async def readyz() -> JSONResponse:
         """Neo4j reachable, schema applied, embedding model loaded."""
         checks = await anyio.to_thread.run_sync(memory.readiness, limiter=pool.limiter)
@@ -211,9 +223,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     # --- writing -------------------------------------------------------------------------------
 
-    @app.post("/v1/users/{user_id}/sessions/{session_id}/messages", tags=["memory"])
+    @app.post("/v1/users/{user_id}/sessions/{session_id}/messages", tags=["memory"],
+              response_model=out.AppendResult, responses=KEYED | BODY, dependencies=SECURITY)
     async def append(user_id: str, session_id: str, body: AppendRequest,
-                     request: Request) -> dict[str, Any]:
+                     request: Request) -> Any:
         """Append messages to a session (created on first use). A message whose `turn_id` the
         session already holds changes nothing; only the new turns are processed. Returns the
         turns added and the facts they made (`made`), each with the facts it replaced."""
@@ -221,24 +234,31 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
-                           session_time=body.session_time)
+                           session_time=body.session_time, agent_id=body.agent_id,
+                           run_id=body.run_id)
         return r.to_dict()
 
-    @app.put("/v1/users/{user_id}/time_zone", tags=["memory"])
+    @app.put("/v1/users/{user_id}/time_zone", tags=["memory"], response_model=out.TimeZone,
+             responses=KEYED | BODY, dependencies=SECURITY)
     async def set_time_zone(user_id: str, body: TimeZoneRequest,
-                            request: Request) -> dict[str, Any]:
+                            request: Request) -> Any:
         """Set the IANA time zone the user's message times without an offset are read in (null:
         UTC). Turns already stored keep their dates."""
         authorize(request, user_id)
         return {"time_zone": await pool.run(memory.set_time_zone, user_id, body.time_zone)}
 
-    @app.post("/v1/users/{user_id}/transcripts", tags=["memory"])
+    @app.post("/v1/users/{user_id}/transcripts", tags=["memory"],
+              response_model=out.UploadResult, responses=KEYED | BODY, dependencies=SECURITY,
+              openapi_extra=UPLOAD_BODY)
     async def upload(user_id: str, request: Request,
                      format: str = Query("auto", description="auto, or a transcript format"),
                      filename: str = Query("transcript.json",
                                            description="The file's name (its suffix helps auto)"),
-                     session: str | None = None, session_time: str | None = None
-                     ) -> dict[str, Any]:
+                     session: str | None = Query(None, description="The session id, for a "
+                                                 "format without sessions"),
+                     session_time: str | None = Query(None, description="The session's start, "
+                                                      "for a format without times (ISO 8601)")
+                     ) -> Any:
         """Ingest a transcript file sent as the request body, for this user only (records of
         other users in the file are skipped and counted)."""
         authorize(request, user_id)
@@ -247,8 +267,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                                 session_time=session_time)
         return report.to_dict()
 
-    @app.delete("/v1/users/{user_id}", tags=["memory"])
-    async def forget(user_id: str, request: Request) -> dict[str, Any]:
+    @app.delete("/v1/users/{user_id}", tags=["memory"], response_model=out.Deleted,
+                responses=READ, dependencies=SECURITY)
+    async def forget(user_id: str, request: Request) -> Any:
         """Delete everything of one user, and nothing else."""
         authorize(request, user_id)
         return {"deleted": await pool.run(memory.forget, user_id)}
@@ -258,68 +279,76 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     cursor_doc = "The next_cursor of the previous page; none for the first page."
     limit_doc = f"Items per page, 1 to {MAX_PAGE}."
 
-    @app.get("/v1/users/{user_id}/sessions", tags=["one memory"])
+    @app.get("/v1/users/{user_id}/sessions", tags=["one memory"],
+             response_model=out.SessionPage, responses=READ, dependencies=SECURITY)
     async def list_sessions(user_id: str, request: Request,
                             cursor: str | None = Query(None, description=cursor_doc),
                             limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
-                                               description=limit_doc)) -> dict[str, Any]:
+                                               description=limit_doc)) -> Any:
         """One page of the user's sessions, oldest first, each with how many turns it holds;
         `next_cursor` (null on the last page) fetches the next."""
         authorize(request, user_id)
         page = await pool.run(memory.list_sessions, user_id, cursor=cursor, limit=limit)
-        return page.to_dict("sessions")
+        return out.SessionPage(sessions=page.items, next_cursor=page.next_cursor)
 
-    @app.get("/v1/users/{user_id}/turns", tags=["one memory"])
+    @app.get("/v1/users/{user_id}/turns", tags=["one memory"], response_model=out.TurnPage,
+             responses=READ, dependencies=SECURITY)
     async def list_turns(user_id: str, request: Request,
                          session: str | None = Query(None, description="Only this session (the "
                                                      "session id the messages were sent to)."),
                          cursor: str | None = Query(None, description=cursor_doc),
                          limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
-                                            description=limit_doc)) -> dict[str, Any]:
+                                            description=limit_doc)) -> Any:
         """One page of the user's turns in conversation order (sessions oldest first, turns by
         position); every turn appears once across the pages."""
         authorize(request, user_id)
         page = await pool.run(memory.list_turns, user_id, session_id=session, cursor=cursor,
                               limit=limit)
-        return page.to_dict("turns")
+        return out.TurnPage(turns=page.items, next_cursor=page.next_cursor)
 
-    @app.get("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"])
-    async def get_turn(user_id: str, turn_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"],
+             response_model=out.Turn, responses=READ, dependencies=SECURITY)
+    async def get_turn(user_id: str, turn_id: str, request: Request) -> Any:
         """One turn by stored id or source turn id, with the ids of the facts derived from it."""
         authorize(request, user_id)
-        return (await pool.run(memory.get_turn, user_id, turn_id)).to_dict()
+        return await pool.run(memory.get_turn, user_id, turn_id)
 
-    @app.delete("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"])
+    @app.delete("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"],
+                response_model=out.TurnRemoval, responses=READ, dependencies=SECURITY)
     async def delete_turn(user_id: str, turn_id: str, request: Request,
                           redact: bool = Query(False, description="Keep the turn's place and "
                                                "date, replace its words by \"[redacted]\".")
-                          ) -> dict[str, Any]:
+                          ) -> Any:
         """Delete (or redact) one turn, its pieces and the facts derived only from it; the
         slots those facts were in are decided again as if they had never been said."""
         authorize(request, user_id)
         remove = memory.redact_turn if redact else memory.delete_turn
-        return (await pool.run(remove, user_id, turn_id)).to_dict()
+        return await pool.run(remove, user_id, turn_id)
 
-    @app.get("/v1/users/{user_id}/facts/{fact_id}", tags=["one memory"])
-    async def get_fact(user_id: str, fact_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/v1/users/{user_id}/facts/{fact_id}", tags=["one memory"],
+             response_model=out.Fact, responses=READ, dependencies=SECURITY)
+    async def get_fact(user_id: str, fact_id: str, request: Request) -> Any:
         """One fact by id: status, interval, source turns, changes, and who marked it wrong."""
         authorize(request, user_id)
-        return (await pool.run(memory.get_fact, user_id, fact_id)).to_dict()
+        return await pool.run(memory.get_fact, user_id, fact_id)
 
-    @app.post("/v1/users/{user_id}/facts/{fact_id}/invalidate", tags=["one memory"])
+    @app.post("/v1/users/{user_id}/facts/{fact_id}/invalidate", tags=["one memory"],
+              response_model=out.Fact, responses=READ | BODY, dependencies=SECURITY)
     async def invalidate_fact(user_id: str, fact_id: str, body: InvalidateRequest,
-                              request: Request) -> dict[str, Any]:
+                              request: Request) -> Any:
         """Mark a fact wrong ("forget that"): status invalid, kept in history with who said so;
         its slot is decided again without it. Returns the fact."""
         authorize(request, user_id)
         fact = await pool.run(memory.invalidate_fact, user_id, fact_id,
                               by=body.by, reason=body.reason)
-        return fact.to_dict()
+        return fact
 
     # --- reading -------------------------------------------------------------------------------
 
-    @app.post("/v1/users/{user_id}/search", tags=["memory"])
-    async def search(user_id: str, body: SearchRequest, request: Request) -> dict[str, Any]:
+    @app.post("/v1/users/{user_id}/search", tags=["memory"], response_model=out.SearchResult,
+              response_model_exclude_unset=True,  # `hits` only with explain
+              responses=READ | BODY, dependencies=SECURITY)
+    async def search(user_id: str, body: SearchRequest, request: Request) -> Any:
         """Ranked evidence (facts, pieces, turns) with source turn ids, dates and status."""
         authorize(request, user_id)
         if body.preset not in PRESETS:
@@ -327,63 +356,72 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                            f"unknown preset {body.preset!r}; use one of {', '.join(PRESETS)}")
         found = await pool.run(memory.search_full, user_id, body.query,
                                question_date=body.question_date, as_of=body.as_of, k=body.k,
-                               config=body.preset, metadata=body.metadata)
+                               config=body.preset, metadata=body.metadata,
+                               agent_id=body.agent_id, run_id=body.run_id)
         return found.to_dict(explain=body.explain)
 
-    @app.get("/v1/users/{user_id}/facts", tags=["memory"])
+    @app.get("/v1/users/{user_id}/facts", tags=["memory"], response_model=out.Facts,
+             responses=READ, dependencies=SECURITY)
     async def facts(user_id: str, request: Request, as_of: datetime | None = None,
                     history: bool = False, predicate: str | None = None,
                     question_date: datetime | None = None,
                     limit: int = FACTS_LIMIT,
-                    metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
+                    metadata: str | None = METADATA_QUERY,
+                    agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
         """The current facts, the facts valid `as_of`, or every version (`history`); with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
         found = await pool.run(memory.facts, user_id, as_of, predicate=predicate,
                                history=history, question_date=question_date, limit=limit,
-                               metadata=_metadata_filter(metadata))
-        return {"facts": [f.to_dict() for f in found]}
+                               metadata=_metadata_filter(metadata), agent_id=agent_id,
+                               run_id=run_id)
+        return out.Facts(facts=found)
 
-    @app.get("/v1/users/{user_id}/timeline", tags=["memory"])
+    @app.get("/v1/users/{user_id}/timeline", tags=["memory"], response_model=out.Facts,
+             responses=READ, dependencies=SECURITY)
     async def timeline(user_id: str, request: Request, entity: str | None = None,
                        predicate: str | None = None, since: datetime | None = None,
                        until: datetime | None = None, question_date: datetime | None = None,
                        limit: int = FACTS_LIMIT,
-                       metadata: str | None = METADATA_QUERY) -> dict[str, Any]:
+                       metadata: str | None = METADATA_QUERY,
+                       agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
         """The ordered history of facts with intervals, status, changes and source turn; with a
         `question_date`, as known that day; with `metadata`, only facts from matching turns."""
         authorize(request, user_id)
         found = await pool.run(memory.timeline, user_id, entity=entity, predicate=predicate,
                                since=since, until=until, question_date=question_date,
-                               limit=limit, metadata=_metadata_filter(metadata))
-        return {"facts": [f.to_dict() for f in found]}
+                               limit=limit, metadata=_metadata_filter(metadata),
+                               agent_id=agent_id, run_id=run_id)
+        return out.Facts(facts=found)
 
-    @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"])
-    async def inspect(user_id: str, node_id: str, request: Request) -> dict[str, Any]:
+    @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"],
+             response_model=out.Card, responses=READ, dependencies=SECURITY)
+    async def inspect(user_id: str, node_id: str, request: Request) -> Any:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
         authorize(request, user_id)
         return await pool.run(memory.inspect, user_id, node_id)
 
-    @app.post("/v1/users/{user_id}/answer", tags=["memory"])
-    async def answer(user_id: str, body: AnswerRequest, request: Request) -> dict[str, Any]:
+    @app.post("/v1/users/{user_id}/answer", tags=["memory"], response_model=out.Answer,
+              response_model_exclude_unset=True,  # `trace` only when asked
+              responses=READ | BODY, dependencies=SECURITY)
+    async def answer(user_id: str, body: AnswerRequest, request: Request) -> Any:
         """An answer with citations (turn ids, dates, verbatim words), usage and cost."""
         authorize(request, user_id)
         ans = await pool.run(memory.answer, user_id, body.question,
                              question_date=body.question_date, budget=body.budget,
                              offline=body.offline)
-        out = ans.to_dict()
-        if not body.trace:
-            out.pop("trace")
-        return out
+        return ans.model_dump(exclude=None if body.trace else {"trace"})
 
-    @app.get("/v1/users/{user_id}/stats", tags=["memory"])
-    async def user_stats(user_id: str, request: Request) -> dict[str, int]:
+    @app.get("/v1/users/{user_id}/stats", tags=["memory"], response_model=out.Stats,
+             responses=READ, dependencies=SECURITY)
+    async def user_stats(user_id: str, request: Request) -> Any:
         """Counts of one user's sessions, turns, pieces, facts and entities."""
         authorize(request, user_id)
         return await pool.run(memory.stats, user_id)
 
-    @app.get("/v1/stats", tags=["memory"])
-    async def all_stats(request: Request) -> dict[str, int]:
+    @app.get("/v1/stats", tags=["memory"], response_model=out.Stats, responses=ADMIN,
+             dependencies=SECURITY)
+    async def all_stats(request: Request) -> Any:
         """Counts over every user (an admin key, or a server without keys)."""
         authorize(request, None)
         return await pool.run(memory.stats, None)

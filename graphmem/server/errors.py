@@ -22,9 +22,36 @@ from ..errors import (
     UnknownId,
     UnknownUser,
 )
+from ..responses import ErrorBody
 
 log = logging.getLogger("graphmem.server")
 RETRY_AFTER_S = 5
+
+
+def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return {s: {"model": ErrorBody, "description": _WHY[s]} for s in statuses}
+
+
+# The refusals each route can give, as the OpenAPI document lists them (the body: ErrorBody).
+_WHY = {
+    400: "Malformed JSON or bad input (an unknown preset, a transcript that does not parse)",
+    401: "No API key, or one the server does not know (only with keys configured)",
+    403: "The API key may not touch this user's memory, or the request came from a foreign "
+         "Origin",
+    404: "No memory for this user (unknown_user), or no such id of theirs (not_found)",
+    413: "The body is larger than --max-body-mb",
+    415: "A body of the wrong content type",
+    422: "A field out of bounds (lengths, k, budget, limits, ids, metadata)",
+    503: "Neo4j is unreachable or the server is busy; retry after Retry-After seconds",
+}
+ADMIN = _documented(401, 403, 503)  # a route over every user
+KEYED = _documented(401, 403, 422, 503)  # a route of one user (its id is bounded)
+READ = KEYED | _documented(404)  # ... that needs the user's memory to exist
+BODY = _documented(400, 413, 415)  # a route that reads a body
+UPLOAD_BODY = {"requestBody": {"required": True, "description": "The transcript file's bytes "
+               "(sent as application/octet-stream): any format graphmem ingest reads",
+               "content": {"application/octet-stream": {"schema": {
+                   "type": "string", "format": "binary"}}}}}
 
 
 class ApiError(Exception):

@@ -3,7 +3,6 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -11,15 +10,27 @@ from typing import Annotated, Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
+from .. import responses as out
 from ..errors import GraphmemError
-from ..memory import DEFAULT_PAGE, MAX_BUDGET, MAX_FACTS, MAX_K, MAX_PAGE
+from ..memory import (
+    DEFAULT_BUDGET,
+    DEFAULT_K,
+    DEFAULT_PAGE,
+    DEFAULT_PRESET,
+    MAX_BUDGET,
+    MAX_FACTS,
+    MAX_K,
+    MAX_PAGE,
+    MODEL_FACTS,
+)
+from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
 from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
 from .auth import KeyRing
-from .schemas import METADATA_DOC, METADATA_FILTER_DOC
+from .schemas import METADATA_FILTER_DOC, Message
 
 INSTRUCTIONS = (
     "graphmem is an evidence-grounded temporal memory of one user's conversations. Every tool "
@@ -27,37 +38,9 @@ INSTRUCTIONS = (
     "ids (pass them to `inspect`), the source's own turn ids, dates, and the verbatim words.")
 
 
-class MessageIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    role: str = Field(description="user, assistant, or a speaker-derived role")
-    content: str = Field(description="the message text, stored verbatim")
-    turn_id: str | None = Field(None, description="your id for the message; re-sending it "
-                                                  "changes nothing")
-    speaker: str | None = Field(None, description="the speaker's name, when the source gives "
-                                                  "one (e.g. a group chat)")
-    timestamp: str | None = Field(None, description="when it was said: an ISO 8601 date or "
-                                  "datetime, with or without an offset (without: in the user's "
-                                  "time zone, else UTC); default session_time, else the "
-                                  "session's start. Its 'yesterday' counts from its local day.")
-    metadata: dict[str, Any] | None = Field(None, description=METADATA_DOC + " Kept on the "
-                                            "turn; search_memory, current_facts and timeline "
-                                            "filter on it.")
-
-
 def _key(headers: Any) -> str | None:
     auth = headers.get("authorization") or ""
     return auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
-
-
-def _json(value: Any) -> Any:
-    """A result as plain JSON values (times as ISO 8601), nested ones included."""
-    return json.loads(json.dumps(value, default=lambda v: v.isoformat() if isinstance(
-        v, datetime) else str(v)))
-
-
-def _fact(f: Any) -> dict[str, Any]:
-    return _json(f.to_dict())
 
 
 # The tools' parameters, each described for the model that calls them.
@@ -92,10 +75,8 @@ Entity = Annotated[str | None, Field(description="Only facts about this entity, 
                                                  "(Leeds; case and accents do not matter).")]
 History = Annotated[bool, Field(description="Every version of each fact (superseded and "
                                             "invalid ones too), not only the current ones.")]
-# The bound is Memory's (the same over HTTP); the default is smaller: a model reads the answer.
-MCP_FACTS = 200
 FactLimit = Annotated[int, Field(description=f"At most this many facts, 1 to {MAX_FACTS} "
-                                             f"(default {MCP_FACTS}).",
+                                             f"(default {MODEL_FACTS}).",
                                  json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})]
 Query = Annotated[str, Field(description="What to look for, in the user's words.")]
 # k and budget: bounds Memory checks for every door (one message for all), documented here.
@@ -107,6 +88,8 @@ Preset = Annotated[Literal[tuple(PRESETS)], Field(  # type: ignore[valid-type]
                 "for comparison.")]
 MetadataFilter = Annotated[dict[str, Any] | None, Field(description=(
     METADATA_FILTER_DOC + " E.g. {\"agent\": \"planner\"}."))]
+AgentId = Annotated[str | None, Field(description=SCOPE_DOC["agent_id"])]
+RunId = Annotated[str | None, Field(description=SCOPE_DOC["run_id"])]
 Budget = Annotated[int, Field(description=f"Planner steps the answer may take, 0 to "
                                           f"{MAX_BUDGET}.",
                                   json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
@@ -174,39 +157,42 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def remember(user_id: UserId, session_id: Annotated[str, Field(
                            description="Your id for the conversation the messages belong to; "
                                        "a new one starts a session.")],
-                       messages: Annotated[list[MessageIn], Field(
+                       messages: Annotated[list[Message], Field(
                            description="The messages, in the order they were said.")],
                        ctx: Context,
                        session_time: Annotated[datetime | None, Field(
                            description=f"When the session started, if this call creates it "
                                        f"(default: the first message's timestamp, else now), "
                                        f"and the time of messages without a timestamp. {_ISO}."
-                       )] = None) -> dict[str, Any]:
+                       )] = None, agent_id: AgentId = None,
+                       run_id: RunId = None) -> out.AppendResult:
         turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
-                       session_time=session_time)
-        return r.to_dict()
+                       session_time=session_time, agent_id=agent_id, run_id=run_id)
+        return out.AppendResult.model_validate(r.to_dict())
 
     @tool("Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): message times "
           "without an offset are read in it from now on.")
     async def set_time_zone(user_id: UserId, time_zone: Annotated[str | None, Field(
                                 description="An IANA time zone name (Europe/Berlin, "
                                             "America/New_York); null: UTC.")],
-                            ctx: Context) -> dict[str, Any]:
-        return {"time_zone": await call(ctx, user_id, memory.set_time_zone, user_id, time_zone)}
+                            ctx: Context) -> out.TimeZone:
+        return out.TimeZone(
+            time_zone=await call(ctx, user_id, memory.set_time_zone, user_id, time_zone))
 
     @tool("Search the user's memory. Returns ranked evidence (facts, pieces, turns), each with "
           "its verbatim text, status (active/superseded/invalid), stored turn id, source turn "
           "ids and the date it was said.")
-    async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = 8,
+    async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = DEFAULT_K,
                             question_date: QuestionDate = None, as_of: AsOf = None,
-                            preset: Preset = "fused",
-                            metadata: MetadataFilter = None) -> dict[str, Any]:
+                            preset: Preset = DEFAULT_PRESET,
+                            metadata: MetadataFilter = None, agent_id: AgentId = None,
+                            run_id: RunId = None) -> out.SearchHits:
         found = await call(ctx, user_id, memory.search, user_id, query,
                            question_date=question_date, as_of=as_of, k=k, config=preset,
-                           metadata=metadata)
-        return {"results": [_json(e.to_dict(brief=True)) for e in found]}
+                           metadata=metadata, agent_id=agent_id, run_id=run_id)
+        return out.SearchHits(results=found)  # each item brief: what a reader needs
 
     @tool("The user's current facts (or those valid at `as_of`, or every version with "
           "`history`), each with validity interval, status and the source turn ids it was "
@@ -214,12 +200,13 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def current_facts(user_id: UserId, ctx: Context, as_of: AsOf = None,
                             predicate: Predicate = None, history: History = False,
                             question_date: QuestionDate = None,
-                            limit: FactLimit = MCP_FACTS,
-                            metadata: MetadataFilter = None) -> dict[str, Any]:
+                            limit: FactLimit = MODEL_FACTS,
+                            metadata: MetadataFilter = None, agent_id: AgentId = None,
+                            run_id: RunId = None) -> out.Facts:
         found = await call(ctx, user_id, memory.facts, user_id, as_of, predicate=predicate,
                            history=history, question_date=question_date, limit=limit,
-                           metadata=metadata)
-        return {"facts": [_fact(f) for f in found]}
+                           metadata=metadata, agent_id=agent_id, run_id=run_id)
+        return out.Facts(facts=found)
 
     @tool("The ordered history of the user's facts (about an entity or a predicate, within "
           "dates): what changed when, with SUPERSEDES / UPDATES / CONTRADICTS changes and the "
@@ -227,12 +214,14 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def timeline(user_id: UserId, ctx: Context, entity: Entity = None,
                        predicate: Predicate = None, since: Since = None, until: Until = None,
                        question_date: QuestionDate = None,
-                       limit: FactLimit = MCP_FACTS,
-                       metadata: MetadataFilter = None) -> dict[str, Any]:
+                       limit: FactLimit = MODEL_FACTS,
+                       metadata: MetadataFilter = None, agent_id: AgentId = None,
+                       run_id: RunId = None) -> out.Facts:
         found = await call(ctx, user_id, memory.timeline, user_id, entity=entity,
                            predicate=predicate, since=since, until=until,
-                           question_date=question_date, limit=limit, metadata=metadata)
-        return {"facts": [_fact(f) for f in found]}
+                           question_date=question_date, limit=limit, metadata=metadata,
+                           agent_id=agent_id, run_id=run_id)
+        return out.Facts(facts=found)
 
     @tool("A memory card for one id (a fact, piece, turn — stored or source id — or an entity "
           "id or name): the verbatim words, their session and date, and the facts and changes "
@@ -240,20 +229,20 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     async def inspect(user_id: UserId, id: Annotated[str, Field(  # noqa: A002
                           description="A fact id (fact:…), piece id, turn id (stored turn:… or "
                                       "your own turn_id), or an entity's id or name.")],
-                      ctx: Context) -> dict[str, Any]:
-        return _json(await call(ctx, user_id, memory.inspect, user_id, id))
+                      ctx: Context) -> out.Card:
+        return out.Card.model_validate(await call(ctx, user_id, memory.inspect, user_id, id))
 
     @tool("Answer a question from the user's memory. Returns the answer text with citations "
           "(stored turn id, source turn id, session, date, verbatim quote), whether memory "
           "holds no answer, and tokens and cost when an LLM is used.")
     async def answer(user_id: UserId, question: Annotated[str, Field(
                          description="The question, in the user's words.")], ctx: Context,
-                     question_date: QuestionDate = None, budget: Budget = 4) -> dict[str, Any]:
+                     question_date: QuestionDate = None,
+                     budget: Budget = DEFAULT_BUDGET) -> out.Answer:
         ans = await call(ctx, user_id, memory.answer, user_id, question,
                          question_date=question_date, budget=budget)
-        out = ans.to_dict()
-        out.pop("trace", None)
-        return out
+        ans.trace = []
+        return ans
 
     _one_memory_tools(tool, memory, call)
     return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools)
@@ -266,10 +255,10 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                  "with its id, start time and how many turns it holds. Pass next_cursor back "
                  "for the next page (null: the last).")
     async def list_sessions(user_id: UserId, ctx: Context, cursor: Cursor = None,
-                            limit: Limit = DEFAULT_PAGE) -> dict[str, Any]:
+                            limit: Limit = DEFAULT_PAGE) -> out.SessionPage:
         page = await call(ctx, user_id, memory.list_sessions, user_id, cursor=cursor,
                           limit=limit)
-        return _json(page.to_dict("sessions"))
+        return out.SessionPage(sessions=page.items, next_cursor=page.next_cursor)
 
     @tool("List the user's turns in conversation order (sessions oldest "
                  "first, turns by position), a page at a time, with their verbatim text and "
@@ -278,20 +267,20 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                          session_id: Annotated[str | None, Field(
                              description="Only this session (the session_id the messages were "
                                          "remembered under); omit for every session.")] = None,
-                         cursor: Cursor = None, limit: Limit = DEFAULT_PAGE) -> dict[str, Any]:
+                         cursor: Cursor = None, limit: Limit = DEFAULT_PAGE) -> out.TurnPage:
         page = await call(ctx, user_id, memory.list_turns, user_id, session_id=session_id,
                           cursor=cursor, limit=limit)
-        return _json(page.to_dict("turns"))
+        return out.TurnPage(turns=page.items, next_cursor=page.next_cursor)
 
     @tool("Get one turn: its verbatim text, session, position, date and the "
                  "ids of the facts derived from it.")
-    async def get_turn(user_id: UserId, turn_id: TurnId, ctx: Context) -> dict[str, Any]:
-        return _json((await call(ctx, user_id, memory.get_turn, user_id, turn_id)).to_dict())
+    async def get_turn(user_id: UserId, turn_id: TurnId, ctx: Context) -> out.Turn:
+        return await call(ctx, user_id, memory.get_turn, user_id, turn_id)
 
     @tool("Get one fact: its text, status (active/superseded/invalid), "
                  "validity interval, source turns, what it replaced, and who marked it wrong.")
-    async def get_fact(user_id: UserId, fact_id: FactId, ctx: Context) -> dict[str, Any]:
-        return _fact(await call(ctx, user_id, memory.get_fact, user_id, fact_id))
+    async def get_fact(user_id: UserId, fact_id: FactId, ctx: Context) -> out.Fact:
+        return await call(ctx, user_id, memory.get_fact, user_id, fact_id)
 
     @tool("Forget one turn: delete it (or, with redact, keep its place and "
                  "replace its words by [redacted]) with its pieces and the facts derived only "
@@ -301,9 +290,9 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                           redact: Annotated[bool, Field(
                               description="Keep the turn's place and date, replace its words; "
                                           "default false: delete it.")] = False
-                          ) -> dict[str, Any]:
+                          ) -> out.TurnRemoval:
         fn = memory.redact_turn if redact else memory.delete_turn
-        return _json((await call(ctx, user_id, fn, user_id, turn_id)).to_dict())
+        return await call(ctx, user_id, fn, user_id, turn_id)
 
     @tool("Mark one fact wrong (the user says \"forget that\" or \"that's "
                  "not true\"): its status becomes invalid, kept in history with who said so and "
@@ -313,6 +302,6 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                                   description="Who says it is wrong: the user, an agent's name, "
                                               "or the turn id where it was said.")] = "user",
                               reason: Annotated[str | None, Field(
-                                  description="Why, in a few words.")] = None) -> dict[str, Any]:
-        return _fact(await call(ctx, user_id, memory.invalidate_fact, user_id, fact_id, by=by,
-                                reason=reason))
+                                  description="Why, in a few words.")] = None) -> out.Fact:
+        return await call(ctx, user_id, memory.invalidate_fact, user_id, fact_id, by=by,
+                          reason=reason)

@@ -11,6 +11,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 
 from ..memory import (
+    DEFAULT_BUDGET,
+    DEFAULT_K,
+    DEFAULT_PRESET,
     MAX_APPEND_TURNS,
     MAX_BUDGET,
     MAX_ID_CHARS,
@@ -20,7 +23,12 @@ from ..memory import (
     MAX_REASON_CHARS,
     MAX_ROLE_CHARS,
 )
-from ..metadata import MAX_METADATA_KEY_CHARS, MAX_METADATA_KEYS, MAX_METADATA_VALUE_CHARS
+from ..metadata import (
+    MAX_METADATA_KEY_CHARS,
+    MAX_METADATA_KEYS,
+    MAX_METADATA_VALUE_CHARS,
+    SCOPE_DOC,
+)
 from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
 
 MAX_MESSAGES = MAX_APPEND_TURNS
@@ -39,18 +47,29 @@ def _doc(**bounds: Any) -> dict[str, Any]:
     return {"json_schema_extra": bounds}
 
 
+def _scope(key: str) -> Any:
+    return Field(None, description=SCOPE_DOC[key], examples=[{"agent_id": "planner",
+                                                              "run_id": "run-7"}[key]],
+                 **_doc(minLength=1, maxLength=MAX_METADATA_VALUE_CHARS))
+
+
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Message(_Body):
-    role: StrictStr = Field(examples=["user"], **_doc(minLength=1, maxLength=MAX_ROLE_CHARS))
-    content: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_MESSAGE_CHARS))
+    """One message to append (HTTP and MCP alike)."""
+
+    role: StrictStr = Field(description="user, assistant, or a speaker-derived role",
+                            examples=["user"], **_doc(minLength=1, maxLength=MAX_ROLE_CHARS))
+    content: StrictStr = Field(description="The message text, stored verbatim",
+                               **_doc(minLength=1, maxLength=MAX_MESSAGE_CHARS))
     turn_id: StrictStr | None = Field(
         None, description="Your id for the message: re-sending it changes nothing. It names one "
                           "turn of the user: an id another session holds is refused.",
         **_doc(minLength=1, maxLength=MAX_ID_CHARS))
-    speaker: StrictStr | None = Field(None, **_doc(maxLength=MAX_ID_CHARS))
+    speaker: StrictStr | None = Field(None, description="The speaker's name, when the source "
+                                      "gives one (a group chat)", **_doc(maxLength=MAX_ID_CHARS))
     timestamp: StrictStr | None = Field(
         None, description="When the message was said: an ISO 8601 date or datetime, with or "
                           "without an offset (without one: in the user's time zone, else UTC). "
@@ -69,6 +88,8 @@ class AppendRequest(_Body):
         None, description="Start of the session when it is created (default: the first "
                           "message's timestamp, else now), and the time of the messages of this "
                           "call that carry no timestamp.")
+    agent_id: StrictStr | None = _scope("agent_id")
+    run_id: StrictStr | None = _scope("run_id")
 
 
 class TimeZoneRequest(_Body):
@@ -81,18 +102,20 @@ class SearchRequest(_Body):
     query: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
     as_of: datetime | None = None
-    k: StrictInt = Field(10, **_doc(minimum=1, maximum=MAX_K))
-    preset: StrictStr = "fused"
+    k: StrictInt = Field(DEFAULT_K, **_doc(minimum=1, maximum=MAX_K))
+    preset: StrictStr = DEFAULT_PRESET
     explain: StrictBool = False
     metadata: dict[str, Any] | None = Field(
         None, description=METADATA_FILTER_DOC, examples=[{"agent": "planner"}],
         **_doc(maxProperties=MAX_METADATA_KEYS))
+    agent_id: StrictStr | None = _scope("agent_id")
+    run_id: StrictStr | None = _scope("run_id")
 
 
 class AnswerRequest(_Body):
     question: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
     question_date: datetime | None = None
-    budget: StrictInt = Field(4, **_doc(minimum=0, maximum=MAX_BUDGET))
+    budget: StrictInt = Field(DEFAULT_BUDGET, **_doc(minimum=0, maximum=MAX_BUDGET))
     offline: StrictBool = Field(False,
                                 description="Extractive answer even if an LLM is configured.")
     trace: StrictBool = False
