@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
-from graphmem.bench.questions import LMEQuestion, LoCoMoQuestion, session_of_dia
 from graphmem.loaders.longmemeval import session_of_turn
+
+from .questions import LMEQuestion, LoCoMoQuestion, session_of_dia
 
 KS: tuple[int, ...] = (1, 3, 5, 10, 30, 50)
 

@@ -2,7 +2,7 @@
 
 LongMemEval: one index per question over its own haystack's user turns (the official corpus).
 LoCoMo: one index per sample over all its turns (both speakers are people, so both are "user").
-`run_baseline` scores it alone and returns a results dict in the shape `graphmem.bench.report` writes.
+`run_baseline` scores it alone and returns a results dict in the shape `graphmem_bench.report` writes.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from typing import Any
 
 from rank_bm25 import BM25Okapi
 
-from graphmem.bench.metrics import KS, score_locomo, score_longmemeval
-from graphmem.bench.questions import locomo_questions, longmemeval_questions
 from graphmem.loaders import load
 from graphmem.loaders.common import iter_json_array
+
+from .metrics import KS, score_locomo, score_longmemeval
+from .questions import locomo_questions, longmemeval_questions
 
 CONFIG_NAME = "bm25-turns (official baseline)"
 _SESSION = re.compile(r"session_(\d+)")
@@ -122,7 +123,7 @@ def run_baseline(dataset: str, path: str, limit: int | None = None, ks: Sequence
     """Score the BM25 baseline alone on "longmemeval" (limit = questions) or "locomo" (limit = samples).
 
     `locomo_text`: see `rank_locomo`. Returns `{"dataset", "path", "n_questions", "ks",
-    "configs": {CONFIG_NAME: scores}}`, ready for `graphmem.bench.report.write_report`; latency
+    "configs": {CONFIG_NAME: scores}}`, ready for `graphmem_bench.report.write_report`; latency
     is the in-process ranking time per question (LongMemEval: index build included, as each
     question has its own haystack).
     """

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from dataclasses import replace
 
-from graphmem.bench.cpu import CpuWindow, managed_neo4j_pid, tree_cpu_s
 from graphmem.config import Settings
+from graphmem_bench.cpu import CpuWindow, managed_neo4j_pid, tree_cpu_s
 
 
 def test_a_busy_child_counts_in_its_parents_window():
@@ -31,7 +31,7 @@ def test_an_external_neo4j_is_not_measured():
 
 
 def test_the_printed_line_names_what_was_not_measured():
-    from graphmem.bench.serve import LoadLevel
+    from graphmem_bench.serve import LoadLevel
 
     level = LoadLevel(1, 3.0, cpu_ms_per_request={"server": 20.5, "neo4j": 22.25}, load_avg_1m=4.1)
     assert level.cpu_line() == ("  CPU per request: server 20.5 ms + Neo4j 22.25 ms = 42.8 ms "

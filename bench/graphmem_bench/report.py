@@ -1,6 +1,6 @@
 """Write retrieval-benchmark results as results.json, a Markdown table and recall@k curves.
 
-The `results` dict (what `graphmem.bench.baseline.run_baseline` returns; other rankers add configs):
+The `results` dict (what `graphmem_bench.baseline.run_baseline` returns; other rankers add configs):
 
     {
       "dataset": "longmemeval" | "locomo",
@@ -130,7 +130,7 @@ def _ks(results: dict[str, Any], block: dict[str, Any], metric: str) -> list[int
 
 def plot_recall_curves(results: dict[str, Any], path: Path, title: str) -> None:
     """recall@k against k (log axis), one line per configuration, one panel per metric."""
-    import matplotlib  # deferred: the optional `bench` extra (charts only)
+    import matplotlib  # deferred: slow to load, and only a chart needs it
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # deferred with matplotlib

@@ -6,8 +6,8 @@ import uuid
 
 from click.testing import CliRunner
 
-from graphmem.cli import main
 from graphmem.store.admin import forget_user
+from graphmem_bench.cli import bench
 from tests import llmstub
 
 llm_stub = llmstub.llm_stub
@@ -42,7 +42,7 @@ def test_dry_run_and_judged_run(graph, tmp_path, llm_stub):
     path, paper, qids = _dataset(tmp_path)
     env = {"NEO4J_URI": graph.uri}
     try:
-        out = CliRunner().invoke(main, ["bench", "qa", str(path), "--dry-run", "--out",
+        out = CliRunner().invoke(bench, ["qa", str(path), "--dry-run", "--out",
                                         str(tmp_path / "dry")], env=env)
         assert out.exit_code == 0, out.output
         dry = json.loads((tmp_path / "dry/qa/results.json").read_text())
@@ -58,7 +58,7 @@ def test_dry_run_and_judged_run(graph, tmp_path, llm_stub):
                                                                 completion_tokens=1)
         env.update(GRAPHMEM_LLM_BASE_URL=llm_stub.base_url, GRAPHMEM_LLM_MODEL=llm_stub.model,
                    GRAPHMEM_LLM_PRICE_IN="1", GRAPHMEM_LLM_PRICE_OUT="2")
-        out = CliRunner().invoke(main, ["bench", "qa", str(path), "--out", str(tmp_path / "run"),
+        out = CliRunner().invoke(bench, ["qa", str(path), "--out", str(tmp_path / "run"),
                                         "--paper", str(paper)], env=env)
         assert out.exit_code == 0, out.output
         run = json.loads((tmp_path / "run/qa/results.json").read_text())

@@ -1,9 +1,9 @@
 """The edge-precision audit's ingest: the rules draw their edges with nothing embedded."""
 
-from graphmem.bench.currency_audit import audit_ingestor
 from graphmem.currency import DECIDED_BY_RULES
 from graphmem.models import SessionRecord, Transcript, TurnRecord
 from graphmem.store.currency import rule_edges
+from graphmem_bench.currency_audit import audit_ingestor
 from tests.helpers import dt
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..loaders import load
-from ..models import Transcript
+from graphmem.loaders import load
+from graphmem.models import Transcript
 
 QUESTIONS = ("where do I live now?", "what did I say about my job?", "when did I travel last?",
              "what is my favourite food?", "how many pets do I have?")

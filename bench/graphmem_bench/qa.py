@@ -196,7 +196,7 @@ def markdown(results: dict[str, Any]) -> str:
 
 def plot_cost_accuracy(results: dict[str, Any], points: list[PublishedPoint], path: Path) -> None:
     """Accuracy against mean dollars per question (log x): published points and this run."""
-    import matplotlib  # deferred: the optional `bench` extra (charts only)
+    import matplotlib  # deferred: slow to load, and only a chart needs it
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # deferred with matplotlib

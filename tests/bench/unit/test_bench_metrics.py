@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from graphmem.bench.baseline import BM25TurnBaseline, run_baseline, tokenize
-from graphmem.bench.metrics import (
+from graphmem.loaders.longmemeval import session_of_turn
+from graphmem_bench.baseline import BM25TurnBaseline, run_baseline, tokenize
+from graphmem_bench.metrics import (
     locomo_fraction_recall,
     ndcg_any,
     recall_all,
@@ -21,7 +22,7 @@ from graphmem.bench.metrics import (
     score_longmemeval,
     turns_to_sessions,
 )
-from graphmem.bench.questions import (
+from graphmem_bench.questions import (
     LMEQuestion,
     LoCoMoQuestion,
     clean_dia_ids,
@@ -29,10 +30,9 @@ from graphmem.bench.questions import (
     longmemeval_questions,
     session_of_dia,
 )
-from graphmem.bench.report import write_report
-from graphmem.loaders.longmemeval import session_of_turn
+from graphmem_bench.report import write_report
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 LOCOMO = DATA / "locomo" / "locomo10.json"
 LONGMEMEVAL = DATA / "longmemeval" / "longmemeval_s_dev.json.gz"
 WHEN = datetime(2023, 5, 20, tzinfo=UTC)

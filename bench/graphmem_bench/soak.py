@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..memory import Memory
-from ..models import Transcript
-from ..store import admin
+from graphmem.memory import Memory
+from graphmem.models import Transcript
+from graphmem.store import admin
+
 from .stats import summary
 from .users import QUESTIONS, bench_users
 

@@ -17,7 +17,8 @@ from typing import Any
 
 import httpx
 
-from ..memory import Memory
+from graphmem.memory import Memory
+
 from .cpu import CpuWindow, managed_neo4j_pid
 from .stats import percentile
 from .users import QUESTIONS, bench_users

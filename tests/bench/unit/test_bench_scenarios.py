@@ -2,15 +2,14 @@
 from `graphmem bench currency` before anything runs (no Neo4j is contacted)."""
 
 import json
-import os
 import subprocess
-import sys
 
 import pytest
 
-from graphmem.bench.currency import default_path
-from graphmem.bench.scenarios import load_scenarios
 from graphmem.errors import InputError
+from graphmem_bench.currency import default_path
+from graphmem_bench.scenarios import load_scenarios
+from tests.bench.benchenv import bench_command, bench_env
 
 GOOD = {"id": "x", "sessions": [{"date": "2024-01-01", "turns": ["I live in Denver."]}],
         "holds": [{"predicate": "lives_in", "value": "Denver"}]}
@@ -66,9 +65,9 @@ def test_malformed_files(tmp_path):
 def test_cli_rejects_a_malformed_set_in_one_line(tmp_path):
     _write(tmp_path, "a.json", {"category": "c", "scenarios": [GOOD]})
     _write(tmp_path, "b.json", {"category": "c", "scenarios": [{**GOOD, "id": "y", "sessions": 3}]})
-    env = {**os.environ, "NEO4J_URI": "bolt://127.0.0.1:9"}  # never reached: files come first
-    done = subprocess.run([sys.executable, "-m", "graphmem.cli", "bench", "currency",
-                           str(tmp_path)], env=env, capture_output=True, text=True, timeout=120)
+    env = bench_env(NEO4J_URI="bolt://127.0.0.1:9")  # never reached: files come first
+    done = subprocess.run(bench_command("currency", str(tmp_path)), env=env, capture_output=True,
+                          text=True, timeout=120)
     assert done.returncode == 1 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "b.json: scenario 'y': sessions must be" in lines[0], done.stderr

@@ -7,7 +7,7 @@ import uuid
 
 from click.testing import CliRunner
 
-from graphmem.cli import main
+from graphmem_bench.cli import bench
 
 
 def _dataset(tmp_path, instances=4):
@@ -37,7 +37,7 @@ def test_bench_scale_grows_one_user_and_forgets_everything(graph, tmp_path):
     path = _dataset(tmp_path)
     before = graph.read("stats", user_id=None)[0]["users"]
     chart = tmp_path / "scale.png"
-    out = CliRunner().invoke(main, ["bench", "scale", str(path), "--sizes", "1,2", "--users", "3",
+    out = CliRunner().invoke(bench, ["scale", str(path), "--sizes", "1,2", "--users", "3",
                                     "--rounds", "1", "--chart", str(chart), "--json"],
                              env={"NEO4J_URI": graph.uri})
     assert out.exit_code == 0, out.output
@@ -58,6 +58,6 @@ def test_bench_scale_grows_one_user_and_forgets_everything(graph, tmp_path):
 
 def test_bench_scale_refuses_bad_sizes(graph, tmp_path):
     path = _dataset(tmp_path, instances=1)
-    out = CliRunner().invoke(main, ["bench", "scale", str(path), "--sizes", "1,x"],
+    out = CliRunner().invoke(bench, ["scale", str(path), "--sizes", "1,x"],
                              env={"NEO4J_URI": graph.uri})
     assert out.exit_code != 0 and "--sizes" in out.output and "Traceback" not in out.output

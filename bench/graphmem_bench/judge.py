@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..llm.client import LLMClient
+from graphmem.llm.client import LLMClient
 
 _DEFAULT = (
     "I will give you a question, a correct answer, and a response from a model. Please answer yes "

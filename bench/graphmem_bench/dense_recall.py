@@ -3,7 +3,7 @@
 Ingests the first N users of a LongMemEval file under fresh ids, then asks every user every one of
 the N questions (its own and the others', all real questions) through both paths of the dense
 tunnel and counts how many of the exact scan's top-k heads the index search also returns.
-Run: `python -m graphmem.bench.dense_recall FILE [--limit N] [--k K ...] [--keep]`.
+Run: `python -m graphmem_bench.dense_recall FILE [--limit N] [--k K ...] [--keep]`.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def run_dense_recall(path: str, *, limit: int = 10, ks: tuple[int, ...] = (10,),
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m graphmem.bench.dense_recall",
+    parser = argparse.ArgumentParser(prog="python -m graphmem_bench.dense_recall",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("path")
     parser.add_argument("--limit", type=int, default=10, help="users (and questions) to load")

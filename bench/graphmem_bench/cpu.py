@@ -7,8 +7,8 @@ from urllib.parse import urlsplit
 
 import psutil
 
-from .. import localneo4j
-from ..config import Settings
+from graphmem import localneo4j
+from graphmem.config import Settings
 
 
 def tree_cpu_s(pid: int) -> float | None:

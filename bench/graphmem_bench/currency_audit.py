@@ -2,9 +2,9 @@
 edges the rules drew for benchmark users already in the database, shown with both source turns
 for a person to judge, and the precision of a judgement file.
 
-    python -m graphmem.bench.currency_audit ingest                          # once
-    python -m graphmem.bench.currency_audit sample --show  > /tmp/sample.txt   # read, judge
-    python -m graphmem.bench.currency_audit summary docs/currency_audit.jsonl
+    python -m graphmem_bench.currency_audit ingest                          # once
+    python -m graphmem_bench.currency_audit sample --show  > /tmp/sample.txt   # read, judge
+    python -m graphmem_bench.currency_audit summary docs/currency_audit.jsonl
 
 The users are the first `--lme-limit` LongMemEval users and every LoCoMo conversation, stored
 as `audit-lme:<id>` / `audit-locomo:<id>` by `ingest`: the offline extractor and the currency
@@ -162,7 +162,7 @@ def _precision(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m graphmem.bench.currency_audit")
+    parser = argparse.ArgumentParser(prog="python -m graphmem_bench.currency_audit")
     sub = parser.add_subparsers(dest="command", required=True)
     i = sub.add_parser("ingest", help="store the audited users (no vectors)")
     i.add_argument("--only", choices=sorted(PREFIX), help="one of the two datasets")

@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..loaders import load
-from ..memory import Memory
-from ..models import SessionRecord, Transcript
+from graphmem.loaders import load
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript
+
 from .questions import longmemeval_questions
 from .stats import summary
 
@@ -158,7 +159,7 @@ def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1
 def chart(result: ScaleResult, out: str) -> None:
     """p95 per part (and fused p50) against the user's turns (log x): one line style for the
     searched user with next to no one else in the database, one with the other users added."""
-    import matplotlib  # deferred: the optional `bench` extra (charts only)
+    import matplotlib  # deferred: slow to load, and only a chart needs it
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # deferred with matplotlib

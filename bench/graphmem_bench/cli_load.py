@@ -1,18 +1,21 @@
-"""`graphmem bench ingest`, `retrieval`, `soak`, `serve` and `currency` (`bench qa` is in answering)."""
+"""`graphmem bench ingest`, `soak`, `serve` and `scale`: throughput and latency under load.
+
+Each command imports its runner when it runs (deferred: the runners load the Neo4j driver,
+the embedders and httpx, which `graphmem --help` and the other commands need not pay for)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from dataclasses import asdict
 from typing import Any
 
 import click
 
-from ..compose import EXTRACTORS
-from . import _echo_err, _fail_cleanly, _ingest_progress, bench, open_memory
+from graphmem.cli import _echo_err, _fail_cleanly, _ingest_progress
+from graphmem.compose import EXTRACTORS
 
 
-@bench.command("ingest")
+@click.command("ingest")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--limit", type=int, default=None, help="At most N users.")
 @click.option("--keep", is_flag=True, help="Keep the ingested users (default: forget them after).")
@@ -24,8 +27,9 @@ from . import _echo_err, _fail_cleanly, _ingest_progress, bench, open_memory
 @_fail_cleanly
 def bench_ingest(path, limit, keep, prefix, no_currency, extractor, as_json) -> None:
     """Ingest throughput with an offline extractor (turns/s, minutes, peak RSS)."""
-    from ..bench.ingest import run_ingest_bench
-    from ..ingest import IngestOptions
+    from graphmem.ingest import IngestOptions
+
+    from .ingest import run_ingest_bench
 
     bar, tick = _ingest_progress(disable=False)
     res = run_ingest_bench(path, limit=limit, prefix=prefix, keep=keep, on_session=tick,
@@ -44,63 +48,7 @@ def bench_ingest(path, limit, keep, prefix, no_currency, extractor, as_json) -> 
     click.echo(f"peak RSS: python={res.python_peak_rss_mib:.0f} MiB neo4j={neo} MiB")
 
 
-def _search_progress():
-    """An `on_question` callback that shows one tqdm bar per retrieval config on stderr."""
-    import sys
-
-    from tqdm import tqdm
-
-    bars: dict[str, Any] = {}
-
-    def tick(config: str | None, done: int, total: int) -> None:
-        for name in [n for n in bars if n != config]:
-            bars.pop(name).close()
-        if config is None:
-            return
-        if config not in bars:
-            bars[config] = tqdm(total=total, unit="question", desc=f"search {config}",
-                                file=sys.stderr, dynamic_ncols=True, leave=False,
-                                disable=not sys.stderr.isatty())
-        bars[config].update(done - bars[config].n)
-
-    return tick
-
-
-@bench.command("retrieval")
-@click.option("--dataset", required=True, type=click.Choice(["longmemeval", "locomo"]))
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--limit", type=int, default=None, help="At most N users (questions / samples).")
-@click.option("--out", "out_dir", default="bench-out", show_default=True,
-              help="Where results.json, results.md and recall_curves.png go.")
-@click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "paper", "fused")),
-              show_default=True, help="Comma-separated retrieval presets to compare.")
-@_fail_cleanly
-def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
-    """Retrieval quality (official metrics), latency and evidence size for every preset."""
-    from ..bench.report import markdown_table
-    from ..bench.retrieval import run_retrieval_bench
-
-    out = Path(out_dir) / dataset
-    bar, tick = _ingest_progress(disable=False)
-    searching = _search_progress()
-
-    def echo(message: str) -> None:
-        bar.close()  # every message ends the bar before it
-        searching(None, 0, 0)
-        _echo_err(message)
-
-    try:
-        results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
-                                      out_dir=out, echo=echo, on_session=tick,
-                                      on_question=searching)
-    finally:
-        bar.close()
-        searching(None, 0, 0)
-    click.echo(markdown_table(results))
-    click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
-
-
-@bench.command("soak")
+@click.command("soak")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ingests", "-n", type=click.IntRange(min=1), default=4, show_default=True,
               help="Parallel ingests of different users.")
@@ -114,7 +62,7 @@ def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
 def bench_soak(path, ingests, searches, seconds, sessions, as_json) -> None:
     """Parallel ingests and searches for a bounded time, then a consistency check (no
     cross-user edge, counts equal to a serial ingestion, no half-written session)."""
-    from ..bench.soak import run_soak
+    from .soak import run_soak
 
     res = run_soak(path, ingests=ingests, search_loops=searches, seconds=seconds,
                    sessions=sessions, echo=_echo_err)
@@ -148,7 +96,7 @@ def _client_counts(_ctx: Any, _param: Any, value: str) -> list[int]:
     return counts
 
 
-@bench.command("serve")
+@click.command("serve")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--clients", default="8", show_default=True, callback=_client_counts,
               help="Concurrent clients; a comma-separated list (1,8) runs each in turn.")
@@ -169,9 +117,7 @@ def bench_serve(path, clients, seconds, users, sessions, append_share, serve_opt
     """A real `graphmem serve` under N concurrent HTTP clients mixing appends and searches:
     requests/s, p50/p95/p99 per endpoint (and inside the server), errors, ready time, CLI
     search through GRAPHMEM_URL."""
-    from dataclasses import asdict
-
-    from ..bench.serve import run_serve_bench
+    from .serve import run_serve_bench
 
     serve_args = list(serve_options)
     res = run_serve_bench(path, clients=clients, seconds=seconds, users=users,
@@ -196,7 +142,7 @@ def bench_serve(path, clients, seconds, users, sessions, append_share, serve_opt
     click.echo(f"CLI search through GRAPHMEM_URL: {', '.join(f'{s} s' for s in res.cli_search_s)}")
 
 
-@bench.command("scale")
+@click.command("scale")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--sizes", default="1,10,50", show_default=True,
               help="Multiples of one LongMemEval haystack held by one user, comma-separated.")
@@ -213,7 +159,7 @@ def bench_serve(path, clients, seconds, users, sessions, append_share, serve_opt
 def bench_scale(path, sizes, users, sessions_per_user, rounds, chart_path, keep, as_json) -> None:
     """Search latency (fused and per tunnel, p50/p95) as one user grows to 1x, 10x and 50x a
     LongMemEval haystack, and again with 1,000 other users in the database."""
-    from ..bench.scale import PARTS, as_dict, chart, run_scale
+    from .scale import PARTS, as_dict, chart, run_scale
 
     try:
         multiples = tuple(int(s) for s in sizes.split(",") if s.strip())
@@ -233,53 +179,3 @@ def bench_scale(path, sizes, users, sessions_per_user, rounds, chart_path, keep,
     for p in res.points:
         cells = "  ".join(f"{p.ms[k]['p50']}/{p.ms[k]['p95']}" if k in p.ms else "-" for k in PARTS)
         click.echo(f"{p.size}x  {p.turns}  {p.db_users}  {p.queries}  {cells}")
-
-
-@bench.command("currency")
-@click.argument("path", required=False, type=click.Path(path_type=Path))
-@click.option("--failures", "show_failures", is_flag=True,
-              help="List every failing scenario with the checks that did not hold.")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS),
-              help="Who extracts facts: the rules, the learned model, both, or an LLM.")
-@_fail_cleanly
-def bench_currency(path, show_failures, as_json, extractor) -> None:
-    """Currency scenarios (default: the checkout's tests/scenarios), each ingested as its own
-    user and forgotten after: pass rates per category and in total. Exit 1 when a goal
-    (>= 95% of all scenarios, >= 85% of each category) is not met."""
-    import sys
-
-    from tqdm import tqdm
-
-    from ..bench.currency import default_path, run_currency_bench
-    from ..bench.scenarios import load_scenarios
-
-    path = path or default_path()
-    scenarios = load_scenarios(path)  # every file checked before anything runs
-    bar = tqdm(total=len(scenarios), unit="scenario", desc="currency", file=sys.stderr,
-               dynamic_ncols=True, leave=False, disable=not sys.stderr.isatty())
-    with open_memory(extractor=extractor) as mem:
-        res = run_currency_bench(mem, scenarios, path, on_scenario=lambda _o: bar.update())
-    bar.close()
-    missed = res.goals_missed()
-    if as_json:
-        click.echo(json.dumps(res.to_dict()))
-    else:
-        if show_failures:
-            for o in res.outcomes:
-                if not o.passed:
-                    known = f" (known: {o.xfail})" if o.xfail else ""
-                    click.echo(f"FAIL {o.id} [{o.category}]{known}: {'; '.join(o.failures)}")
-            for o in res.outcomes:
-                if o.passed and o.xfail:
-                    click.echo(f"PASS {o.id} [{o.category}] although marked xfail: {o.xfail}")
-        for cat, (p, n) in res.categories().items():
-            click.echo(f"{cat:<26} {p:>3}/{n:<3} {p / n:6.1%}")
-        n = len(res.outcomes)
-        click.echo(f"{'all':<26} {res.passed:>3}/{n:<3} {res.passed / n:6.1%}   "
-                   f"({res.seconds:.0f} s)")
-        held, made = res.checks()
-        click.echo(f"{'checks held':<26} {held:>3}/{made:<3} {held / max(made, 1):6.1%}")
-        click.echo("goals met" if not missed else "goals not met: " + "; ".join(missed))
-    if missed:
-        raise SystemExit(1)

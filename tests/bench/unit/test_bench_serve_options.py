@@ -4,8 +4,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from graphmem.bench.stats import percentile, summary
-from graphmem.cli import main
+from graphmem_bench.cli import bench
+from graphmem_bench.stats import percentile, summary
 
 
 def test_percentile_is_nearest_rank_and_summary_agrees():
@@ -19,7 +19,7 @@ def test_bad_client_counts_fail_with_one_line_before_anything_runs(tmp_path: Pat
     data = tmp_path / "lme.json"
     data.write_text("[]")
     for bad in ("0", "1,x", ",", "-2"):
-        r = CliRunner().invoke(main, ["bench", "serve", str(data), "--clients", bad])
+        r = CliRunner().invoke(bench, ["serve", str(data), "--clients", bad])
         assert r.exit_code == 2 and "client counts" in r.output, (bad, r.output)
 
 
@@ -27,5 +27,5 @@ def test_an_append_share_outside_0_to_1_fails_before_anything_runs(tmp_path: Pat
     data = tmp_path / "lme.json"
     data.write_text("[]")
     for bad in ("-0.1", "1.5", "x"):
-        r = CliRunner().invoke(main, ["bench", "serve", str(data), "--append-share", bad])
+        r = CliRunner().invoke(bench, ["serve", str(data), "--append-share", bad])
         assert r.exit_code == 2 and "append-share" in r.output, (bad, r.output)

@@ -5,13 +5,13 @@ import json
 
 from click.testing import CliRunner
 
-from graphmem.cli import main
-from tests.integration.test_bench_scale import _dataset
+from graphmem_bench.cli import bench
+from tests.bench.integration.test_bench_scale import _dataset
 
 
 def test_bench_serve_reports_cpu_ms_per_request(graph, tmp_path):
     path = _dataset(tmp_path, instances=1)
-    out = CliRunner().invoke(main, ["bench", "serve", str(path), "--clients", "1", "--seconds", "3",
+    out = CliRunner().invoke(bench, ["serve", str(path), "--clients", "1", "--seconds", "3",
                                     "--users", "1", "--sessions", "2", "--json"],
                              env={"NEO4J_URI": graph.uri})
     assert out.exit_code == 0, out.output
