@@ -51,72 +51,89 @@ def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: flo
     prefix = prefix if prefix is not None else f"soak-{int(time.time())}-"
     mem = memory or Memory.from_settings(answer_llm=False)
     mem.embedder.embed_query("warm up")
-    res = SoakResult(ingests, search_loops)
-    todo: queue.Queue[Transcript] = queue.Queue()
     transcripts = bench_users(path, ingests * 2, sessions, prefix)
-    for t in transcripts:
-        todo.put(t)
-    done_ids: list[str] = []
-    latencies: list[float] = []
-    lock = threading.Lock()
-    stop = threading.Event()
+    soak = _Soak(mem, transcripts, SoakResult(ingests, search_loops))
+    res = soak.run(seconds)
+    echo(f"soak done in {res.seconds:.0f} s; checking consistency against a serial ingestion…")
+    _check(mem, res, transcripts, soak.done_ids)
+    if memory is None:
+        mem.close()
+    return res
 
-    def ingest_worker() -> None:
-        while not stop.is_set():
+
+class _Soak:
+    """The parallel part: ingest workers take users from a queue until it is empty, search loops
+    ask the users written so far until the time is up."""
+
+    def __init__(self, mem: Memory, transcripts: list[Transcript], res: SoakResult):
+        self.mem, self.transcripts, self.res = mem, transcripts, res
+        self.todo: queue.Queue[Transcript] = queue.Queue()
+        for t in transcripts:
+            self.todo.put(t)
+        self.done_ids: list[str] = []
+        self.latencies: list[float] = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+
+    def run(self, seconds: float) -> SoakResult:
+        res = self.res
+        threads = [threading.Thread(target=self.ingest) for _ in range(res.ingests)]
+        threads += [threading.Thread(target=self.search, args=(k,))
+                    for k in range(res.search_loops)]
+        started = time.perf_counter()
+        for th in threads:
+            th.start()
+        time.sleep(seconds)  # the searches go on after the last ingest, until the time is up
+        self.stop.set()
+        for th in threads:
+            th.join()
+        res.seconds = time.perf_counter() - started
+        res.users = len(self.done_ids)
+        res.searches = len(self.latencies)
+        res.search_ms = summary(self.latencies, 1)
+        res.turns_per_s = res.turns / res.seconds if res.seconds else 0.0
+        return res
+
+    def ingest(self) -> None:
+        while not self.stop.is_set():
             try:
-                t = todo.get_nowait()
+                t = self.todo.get_nowait()
             except queue.Empty:
                 return
             try:
-                r = mem.ingest([t])
-                with lock:
-                    done_ids.append(t.user_id)
-                    res.sessions += r.sessions
-                    res.turns += r.turns
+                r = self.mem.ingest([t])
+                with self.lock:
+                    self.done_ids.append(t.user_id)
+                    self.res.sessions += r.sessions
+                    self.res.turns += r.turns
             except Exception as exc:  # counted and reported, the soak goes on
-                with lock:
-                    res.errors.append(f"ingest {t.user_id}: {type(exc).__name__}: {exc}")
+                with self.lock:
+                    self.res.errors.append(f"ingest {t.user_id}: {type(exc).__name__}: {exc}")
 
-    def search_worker(k: int) -> None:
+    def search(self, k: int) -> None:
         for i in itertools.count(k):
-            if stop.is_set():
+            if self.stop.is_set():
                 return
-            with lock:
-                users = list(done_ids) or [transcripts[0].user_id]
+            with self.lock:
+                users = list(self.done_ids) or [self.transcripts[0].user_id]
             user = users[i % len(users)]
             t0 = time.perf_counter()
             try:
-                mem.search(user, QUESTIONS[i % len(QUESTIONS)], k=10)
+                self.mem.search(user, QUESTIONS[i % len(QUESTIONS)], k=10)
             except Exception as exc:
                 if "no memory for user" in str(exc):  # its first session is not written yet
                     time.sleep(0.05)
                     continue
-                with lock:
-                    res.errors.append(f"search {user}: {type(exc).__name__}: {exc}")
+                with self.lock:
+                    self.res.errors.append(f"search {user}: {type(exc).__name__}: {exc}")
                 continue
-            with lock:
-                latencies.append((time.perf_counter() - t0) * 1000)
+            with self.lock:
+                self.latencies.append((time.perf_counter() - t0) * 1000)
 
-    threads = [threading.Thread(target=ingest_worker) for _ in range(ingests)]
-    threads += [threading.Thread(target=search_worker, args=(k,)) for k in range(search_loops)]
-    started = time.perf_counter()
-    for th in threads:
-        th.start()
-    deadline = started + seconds
-    while time.perf_counter() < deadline and any(th.is_alive() for th in threads[:ingests]):
-        time.sleep(0.5)
-    while time.perf_counter() < deadline:
-        time.sleep(0.5)
-    stop.set()
-    for th in threads:
-        th.join()
-    res.seconds = time.perf_counter() - started
-    res.users = len(done_ids)
-    res.searches = len(latencies)
-    res.search_ms = summary(latencies, 1)
-    res.turns_per_s = res.turns / res.seconds if res.seconds else 0.0
-    echo(f"soak done in {res.seconds:.0f} s; checking consistency against a serial ingestion…")
 
+def _check(mem: Memory, res: SoakResult, transcripts: list[Transcript], done_ids: list[str]) -> None:
+    """No cross-user edge; each written user ingested again serially gives the same counts, with
+    no half-written session; then every soak user and serial copy is forgotten."""
     res.cross_user_edges = admin.cross_user_edges(mem.graph)
     res.half_written_sessions = 0
     by_id = {t.user_id: t for t in transcripts}
@@ -130,6 +147,3 @@ def run_soak(path: str, *, ingests: int = 4, search_loops: int = 4, seconds: flo
         mem.forget(serial)
     for t in transcripts:
         mem.forget(t.user_id, missing_ok=True)  # one the deadline left unwritten
-    if memory is None:
-        mem.close()
-    return res
