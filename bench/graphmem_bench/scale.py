@@ -93,67 +93,83 @@ def run_scale(path: str, *, sizes: tuple[int, ...] = (1, 10, 50), users: int = 1
     if not sizes or sizes[0] < 1:
         raise ValueError("sizes must be positive multiples, such as 1,10,50")
     prefix = prefix if prefix is not None else f"scale-{int(time.time())}-"
-    own = memory is None
     mem = memory or Memory.from_settings()
-    result = ScaleResult()
-    made: list[str] = []
-
-    def ingest(t: Transcript) -> None:
-        t0 = time.perf_counter()
-        report = mem.ingest([t])
-        result.ingest_seconds += time.perf_counter() - t0
-        result.ingested_turns += report.turns
-
+    run = _ScaleRun(mem, rounds, echo)
     try:
+        # the same real questions at every point, so the sizes differ only in what is held
+        run.questions = [q.question for q in longmemeval_questions(path, max_questions)]
+        measured = run.grow(path, sizes, prefix)
+        if users > 0:
+            run.add_others(path, users, sessions_per_user, prefix)
+            # the smallest size was its own user; the grown user now holds the largest size only
+            for size, user, sessions in (measured[0], measured[-1]):
+                point = run.measure(size, user, sessions)
+                echo(f"{size}x with {point.db_users} users: fused p50/p95 "
+                     f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
+    finally:
+        if not keep:
+            for user in run.made:
+                mem.forget(user, missing_ok=True)
+        if memory is None:
+            mem.close()
+    return run.result
+
+
+class _ScaleRun:
+    """One measurement run: what it ingested (and how long that took), the users it made."""
+
+    def __init__(self, mem: Memory, rounds: int, echo: Callable[[str], None]):
+        self.mem, self.rounds, self.echo = mem, rounds, echo
+        self.questions: list[str] = []
+        self.result = ScaleResult()
+        self.made: list[str] = []
+
+    def ingest(self, t: Transcript) -> None:
+        if t.user_id not in self.made:
+            self.made.append(t.user_id)
+        t0 = time.perf_counter()
+        report = self.mem.ingest([t])
+        self.result.ingest_seconds += time.perf_counter() - t0
+        self.result.ingested_turns += report.turns
+
+    def measure(self, size: int, user: str, sessions: list[SessionRecord]) -> ScalePoint:
+        point = ScalePoint(size, _turns(sessions), len(sessions), self.mem.stats()["users"],
+                           len(self.questions))
+        point.ms = _measure(self.mem, user, self.questions, self.rounds)
+        self.result.points.append(point)
+        return point
+
+    def grow(self, path: str, sizes: tuple[int, ...], prefix: str
+             ) -> list[tuple[int, str, list[SessionRecord]]]:
+        """One user per size, made of whole instances; past the smallest size the same user
+        keeps growing. (size, user, sessions) of each point measured."""
         instances = iter(load(path))
         first = next(instances)
         base_turns = _turns(first.sessions)
         seen = {s.source_id for s in first.sessions}
         grown: list[SessionRecord] = sorted(first.sessions, key=lambda s: (
             s.started_at is None, s.started_at, s.source_id))
-        # the same real questions at every point, so the sizes differ only in what is held
-        qs = [q.question for q in longmemeval_questions(path, max_questions)]
-        measured: list[tuple[int, str, list[SessionRecord]]] = []
+        measured = []
         for size in sizes:
             grown = _grown(instances, size * base_turns, grown, seen)
-            user = f"{prefix}{size}x"
-            if size > sizes[0]:
-                user = f"{prefix}grown"  # the same user keeps growing past the smallest size
-            if user not in made:
-                made.append(user)
-            echo(f"ingesting {user}: {len(grown)} sessions, {_turns(grown)} turns")
-            ingest(Transcript(user, grown))
+            user = f"{prefix}{size}x" if size == sizes[0] else f"{prefix}grown"
+            self.echo(f"ingesting {user}: {len(grown)} sessions, {_turns(grown)} turns")
+            self.ingest(Transcript(user, grown))
             measured.append((size, user, list(grown)))
-            point = ScalePoint(size, _turns(grown), len(grown), mem.stats()["users"], len(qs))
-            point.ms = _measure(mem, user, qs, rounds)
-            result.points.append(point)
-            echo(f"{size}x: {point.turns} turns, fused p50/p95 "
-                 f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
-        if users > 0:
-            others = itertools.cycle(list(itertools.islice(load(path), 1, 1 + max(1, users // 10))))
-            for i in range(users):
-                t = next(others)
-                start = (i * sessions_per_user) % max(1, len(t.sessions) - sessions_per_user)
-                user = f"{prefix}u{i:05d}"
-                made.append(user)
-                ingest(Transcript(user, t.sessions[start:start + sessions_per_user]))
-                if (i + 1) % 100 == 0:
-                    echo(f"other users: {i + 1}/{users}")
-            # the smallest size was its own user; the grown user now holds the largest size only
-            for size, user, sessions in (measured[0], measured[-1]):
-                point = ScalePoint(size, _turns(sessions), len(sessions),
-                                   mem.stats()["users"], len(qs))
-                point.ms = _measure(mem, user, qs, rounds)
-                result.points.append(point)
-                echo(f"{size}x with {point.db_users} users: fused p50/p95 "
-                     f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
-    finally:
-        if not keep:
-            for user in made:
-                mem.forget(user, missing_ok=True)
-        if own:
-            mem.close()
-    return result
+            point = self.measure(size, user, grown)
+            self.echo(f"{size}x: {point.turns} turns, fused p50/p95 "
+                      f"{point.ms['fused']['p50']}/{point.ms['fused']['p95']} ms")
+        return measured
+
+    def add_others(self, path: str, users: int, sessions_per_user: int, prefix: str) -> None:
+        """`users` other users of a few sessions each, cut from the file's next instances."""
+        others = itertools.cycle(list(itertools.islice(load(path), 1, 1 + max(1, users // 10))))
+        for i in range(users):
+            t = next(others)
+            start = (i * sessions_per_user) % max(1, len(t.sessions) - sessions_per_user)
+            self.ingest(Transcript(f"{prefix}u{i:05d}", t.sessions[start:start + sessions_per_user]))
+            if (i + 1) % 100 == 0:
+                self.echo(f"other users: {i + 1}/{users}")
 
 
 def chart(result: ScaleResult, out: str) -> None:
