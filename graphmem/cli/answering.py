@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from . import (
@@ -11,6 +13,9 @@ from . import (
     main,
     open_memory,
 )
+
+if TYPE_CHECKING:
+    from ..answer import Answer
 
 
 @main.command()
@@ -49,6 +54,11 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
             out.pop("trace")
         click.echo(_dump(out))
         return
+    _print_answer(ans, trace)
+
+
+def _print_answer(ans: Answer, trace: bool) -> None:
+    """The answer, its citations (quotes cut at 240 characters), what it cost, and the trace."""
     click.echo(ans.text)
     if ans.citations:
         click.echo("\nCitations:")
@@ -72,4 +82,3 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
             status = "ok" if t.get("ok") else f"error: {t.get('error')}"
             click.echo(f"  step {t['step']}: {t.get('tool')}({t.get('arguments')}) → {status}"
                        f" [{t.get('ms', 0):.0f} ms, pool {t.get('pool')}]")
-
