@@ -71,6 +71,25 @@ def check(mem: Memory, scenario: Scenario, user_id: str) -> Failures:
     passes). The caller forgets `user_id`; the second user, if any, is forgotten here."""
     _ingest(mem, scenario, user_id)
     c, failures = scenario.checks, Failures()
+    _check_facts(mem, c, user_id, failures)
+    if c["edges"]:
+        timeline = mem.timeline(user_id)
+        for spec in c["edges"]:
+            _attempt(failures, f"edge {_show(spec)}", lambda s=spec: any(
+                f.predicate.startswith(s["predicate"]) and any(ch.type == s["type"]
+                                                               for ch in f.changes)
+                for f in timeline))
+    texts = scenario.texts()
+    for ask in c["asks"]:
+        _attempt(failures, f"ask {_show(ask)}", lambda a=ask: _top_ok(mem, user_id, a, texts))
+    if scenario.other is not None:
+        _check_other(mem, scenario, user_id, texts, failures)
+    return failures
+
+
+def _check_facts(mem: Memory, c: dict[str, Any], user_id: str, failures: Failures) -> None:
+    """What holds now, what was replaced, what held at a date, what was known by then, and
+    events dated to their day."""
     current = mem.facts(user_id)
     history = mem.facts(user_id, history=True)
     for spec in c["holds"]:
@@ -93,19 +112,6 @@ def check(mem: Memory, scenario: Scenario, user_id: str) -> Failures:
             all(w.lower() in (f.text + " " + (f.value or "")).lower() for w in s["words"])
             and f.occurred_start is not None
             and f.occurred_start.date().isoformat() == s["day"] for f in history))
-    if c["edges"]:
-        timeline = mem.timeline(user_id)
-        for spec in c["edges"]:
-            _attempt(failures, f"edge {_show(spec)}", lambda s=spec: any(
-                f.predicate.startswith(s["predicate"]) and any(ch.type == s["type"]
-                                                               for ch in f.changes)
-                for f in timeline))
-    texts = scenario.texts()
-    for ask in c["asks"]:
-        _attempt(failures, f"ask {_show(ask)}", lambda a=ask: _top_ok(mem, user_id, a, texts))
-    if scenario.other is not None:
-        _check_other(mem, scenario, user_id, texts, failures)
-    return failures
 
 
 def _check_other(mem: Memory, scenario: Scenario, user_id: str, texts: dict[str, str],
