@@ -227,12 +227,10 @@ def _number(value: str | None) -> float | None:
         return None
 
 
-def decide_slot(facts: list[SlotFact]) -> SlotDecision:
-    """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
-    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
-    out = SlotDecision()
-    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
-    # Retractions first: the retracted fact never held, so it leaves the chain entirely.
+def _retract(ordered: list[SlotFact], decisions: dict[str, FactDecision],
+             out: SlotDecision) -> set[str]:
+    """Each retraction makes invalid the latest asserted fact of its state before it (a
+    CONTRADICTS edge); the ids of the facts retracted."""
     retracted: set[str] = set()
     for i, fact in enumerate(ordered):
         if not (fact.retraction and fact.modality == "negated"):
@@ -244,6 +242,31 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
             t = decisions[target.id]
             t.status, t.valid_until = "invalid", t.valid_from
             out.links.append(Link(fact.id, target.id, "CONTRADICTS", fact.effective))
+    return retracted
+
+
+def _leaves_head_alone(fact: SlotFact, head: SlotFact, d: FactDecision,
+                       head_d: FactDecision) -> bool:
+    """A later fact that says nothing about the value the slot holds now."""
+    if (fact.modality == "negated" and fact.value and head.modality == "asserted"
+            and not fact.is_quantity and fact.predicate not in STANCE
+            and not fact.predicate.startswith(ACTIVITY_PREFIX)
+            and normalise_name(fact.value) != normalise_name(head.value or "")):
+        return True  # "I left Acme" says nothing about the current value "Boeing"
+    # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
+    return (fact.is_quantity and fact.predicate.startswith("count:")
+            and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
+            and d.quantity is not None and head_d.quantity is not None
+            and d.quantity < head_d.quantity)
+
+
+def decide_slot(facts: list[SlotFact]) -> SlotDecision:
+    """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
+    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
+    out = SlotDecision()
+    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+    # Retractions first: the retracted fact never held, so it leaves the chain entirely.
+    retracted = _retract(ordered, decisions, out)
     current: list[SlotFact] = []  # the facts whose (shared) state holds now
     quantity: float | None = None
     for fact in ordered:
@@ -258,16 +281,8 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
             current, quantity = [fact], d.quantity
             continue
         head = current[-1]
-        if (fact.modality == "negated" and fact.value and head.modality == "asserted"
-                and not fact.is_quantity and fact.predicate not in STANCE
-                and not fact.predicate.startswith(ACTIVITY_PREFIX)
-                and normalise_name(fact.value) != normalise_name(head.value or "")):
-            continue  # "I left Acme" says nothing about the current value "Boeing"
-        if (fact.is_quantity and fact.predicate.startswith("count:")
-                and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
-                and d.quantity is not None and decisions[head.id].quantity is not None
-                and d.quantity < decisions[head.id].quantity):
-            continue  # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
+        if _leaves_head_alone(fact, head, d, decisions[head.id]):
+            continue
         same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
         if same_state:
