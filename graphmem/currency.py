@@ -78,6 +78,12 @@ def plan_key(value: str | None) -> str | None:
     words = [w.rstrip(".") for w in _PLAN_WORD.findall(value)]
     if not words:
         return None
+    names = _name_runs(words)
+    return _named_key(words, names[-1]) if names else _plain_key(words)
+
+
+def _name_runs(words: list[str]) -> list[list[int]]:
+    """The positions of each run of capitalised words (a proper name), in order."""
     names: list[list[int]] = []
     prev_cap = False
     for i, w in enumerate(words):
@@ -88,16 +94,22 @@ def plan_key(value: str | None) -> str | None:
             else:
                 names.append([i])
         prev_cap = cap
-    if names:
-        name = normalise_name(re.sub(r"['’]s$", "", " ".join(words[i] for i in names[-1])))
-        # A name that modifies a noun is not the thing itself: "an LGBTQ art show" and "an
-        # LGBTQ activist group" are two things, "contact Netflix support" is not "on Netflix".
-        head = None
-        for w in words[names[-1][-1] + 1:]:
-            if not w.isalpha() or w.lower() in _NOT_HEAD:
-                break
-            head = w.lower()
-        return name if head is None or head in _TRAVEL_HEADS else f"{name} {normalise_name(head)}"
+    return names
+
+
+def _named_key(words: list[str], name_at: list[int]) -> str:
+    name = normalise_name(re.sub(r"['’]s$", "", " ".join(words[i] for i in name_at)))
+    # A name that modifies a noun is not the thing itself: "an LGBTQ art show" and "an
+    # LGBTQ activist group" are two things, "contact Netflix support" is not "on Netflix".
+    head = None
+    for w in words[name_at[-1] + 1:]:
+        if not w.isalpha() or w.lower() in _NOT_HEAD:
+            break
+        head = w.lower()
+    return name if head is None or head in _TRAVEL_HEADS else f"{name} {normalise_name(head)}"
+
+
+def _plain_key(words: list[str]) -> str | None:
     plain = [i for i, w in enumerate(words) if w.lower() not in _PLAN_STOP]
     if not plain:
         return None
