@@ -88,31 +88,32 @@ VECTOR_KEYS = ("embedding", "embedding_next")
 _INT_RANGE = (-(2 ** 63), 2 ** 63 - 1)  # what a Neo4j integer holds
 
 
+# The Neo4j type of each Python type a property value may have, tried in order (a bool is an int).
+_KINDS = ((bool, "boolean"), (int, "integer"), (float, "float"), (str, "string"),
+          (DateTime, "datetime"), (Date, "date"))
+
+
 def _kind(value: Any) -> str:
     """The Neo4j type of one property value (not a list); ValueError when Neo4j cannot store it."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
-            raise ValueError(f"the integer {value} does not fit in 64 bits")
-        return "integer"
-    if isinstance(value, float):
-        return "float"
-    if isinstance(value, str):
+    kind = next((name for python_type, name in _KINDS if isinstance(value, python_type)), None)
+    if kind is None:
+        raise ValueError(_unstorable(value))
+    if kind == "integer" and not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+        raise ValueError(f"the integer {value} does not fit in 64 bits")
+    if kind == "string":
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise ValueError("a string holds an unpaired surrogate (not UTF-8)") from None
-        return "string"
-    if isinstance(value, DateTime):
-        return "datetime"
-    if isinstance(value, Date):
-        return "date"
+    return kind
+
+
+def _unstorable(value: Any) -> str:
     if isinstance(value, list):
-        raise ValueError("a list inside a list, which Neo4j cannot store")
+        return "a list inside a list, which Neo4j cannot store"
     if value is None:
-        raise ValueError("a list holds null, which Neo4j cannot store")
-    raise ValueError(f"a value of type {type(value).__name__}")
+        return "a list holds null, which Neo4j cannot store"
+    return f"a value of type {type(value).__name__}"
 
 
 def _check_props(props: dict[str, Any]) -> None:
