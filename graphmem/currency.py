@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from . import calendar_words as CW
 from . import predicates as P
 from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
+from .plan_keys import plan_key
 from .store import currency as store
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
@@ -45,72 +45,11 @@ PLAN_PREDICATES = frozenset({"plans"})
 # Initech") ends when that employer does.
 TIED_TO = {p.name: p.tied_to for p in P.PREDICATES if p.tied_to}
 _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
-_PLAN_STOP = frozenset((*CW.MONTHS, *CW.WEEKDAYS, *CW.SEASONS, *CW.HOLIDAYS,
-                       *"i the a an my our there here".split()))
-_NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
-its your this that these those and or by up out off about into over""".split())
-_PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")
-# Words after a name that say when, not what ("a trip to Lisbon next spring").
-_NOT_HEAD = _NOT_MODIFIER | frozenset("""next last this soon tomorrow tonight today later week
-weeks weekend month months year years day days time again too also""".split())
-# What a plan is for, not what it is: "a water bottle for my trip".
-_PURPOSE = re.compile(r"\s+for\s+(?:my|our|his|her|their)\b", re.IGNORECASE)
-# Heads that add nothing to a place: "the Lisbon trip" is the trip to Lisbon.
-_TRAVEL_HEADS = frozenset("trip trips vacation holiday holidays visit getaway tour journey".split())
-# Heads that name doing something to the word before them: "the bathroom remodel" is about the
-# bathroom, as "remodel the bathroom" is.
-_ACTION_HEADS = frozenset("""remodel remodeling remodelling renovation renovations reno redo refit
-makeover extension overhaul upgrade repaint rewire refurb refurbishment""".split())
-
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
     r"was wrong|not true|scratch that)\b", re.IGNORECASE)
 _NEVER = datetime.min.replace(tzinfo=UTC)  # a fact whose session's write time is unknown sorts first
 _RELATIVE = re.compile(r"^([+-])(\d+)$")
-
-
-def plan_key(value: str | None) -> str | None:
-    """What a plan or its outcome is about: its last proper name ("visit Japan in October" →
-    japan) with the noun it modifies ("the Berlin half marathon" → berlin marathon, but "the
-    Lisbon trip" → lisbon), else its last plain word ("repaint the kitchen")."""
-    # What a plan is for is not what it is: "a water bottle for my trip" is about the bottle.
-    value = _PURPOSE.split(value or "", maxsplit=1)[0]
-    words = [w.rstrip(".") for w in _PLAN_WORD.findall(value)]
-    if not words:
-        return None
-    names: list[list[int]] = []
-    prev_cap = False
-    for i, w in enumerate(words):
-        cap = w[:1].isupper() and w.lower() not in _PLAN_STOP
-        if cap:
-            if prev_cap:
-                names[-1].append(i)
-            else:
-                names.append([i])
-        prev_cap = cap
-    if names:
-        name = normalise_name(re.sub(r"['’]s$", "", " ".join(words[i] for i in names[-1])))
-        # A name that modifies a noun is not the thing itself: "an LGBTQ art show" and "an
-        # LGBTQ activist group" are two things, "contact Netflix support" is not "on Netflix".
-        head = None
-        for w in words[names[-1][-1] + 1:]:
-            if not w.isalpha() or w.lower() in _NOT_HEAD:
-                break
-            head = w.lower()
-        return name if head is None or head in _TRAVEL_HEADS else f"{name} {normalise_name(head)}"
-    plain = [i for i, w in enumerate(words) if w.lower() not in _PLAN_STOP]
-    if not plain:
-        return None
-    # A common noun alone names a kind, not one thing: "a road trip" and "a camping trip" are two
-    # plans, so the word before it stays part of the key unless it is a function word.
-    head = plain[-1]
-    before = words[head - 1].lower() if head > 0 else ""
-    if (not before or before in _NOT_MODIFIER) and words[head].lower() in _TRAVEL_HEADS:
-        return None  # "my trip", "a trip there": no place, no kind, so not one trip
-    if before and before not in _NOT_MODIFIER and words[head].lower() in _ACTION_HEADS:
-        return normalise_name(before)
-    key = words[head] if not before or before in _NOT_MODIFIER else f"{before} {words[head]}"
-    return normalise_name(key)
 
 
 def is_plan(predicate: str, modality: str) -> bool:
@@ -230,12 +169,10 @@ def _number(value: str | None) -> float | None:
         return None
 
 
-def decide_slot(facts: list[SlotFact]) -> SlotDecision:
-    """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
-    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
-    out = SlotDecision()
-    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
-    # Retractions first: the retracted fact never held, so it leaves the chain entirely.
+def _retract(ordered: list[SlotFact], decisions: dict[str, FactDecision],
+             out: SlotDecision) -> set[str]:
+    """Each retraction makes invalid the latest asserted fact of its state before it (a
+    CONTRADICTS edge); the ids of the facts retracted."""
     retracted: set[str] = set()
     for i, fact in enumerate(ordered):
         if not (fact.retraction and fact.modality == "negated"):
@@ -247,6 +184,31 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
             t = decisions[target.id]
             t.status, t.valid_until = "invalid", t.valid_from
             out.links.append(Link(fact.id, target.id, "CONTRADICTS", fact.effective))
+    return retracted
+
+
+def _leaves_head_alone(fact: SlotFact, head: SlotFact, d: FactDecision,
+                       head_d: FactDecision) -> bool:
+    """A later fact that says nothing about the value the slot holds now."""
+    if (fact.modality == "negated" and fact.value and head.modality == "asserted"
+            and not fact.is_quantity and fact.predicate not in STANCE
+            and not fact.predicate.startswith(ACTIVITY_PREFIX)
+            and normalise_name(fact.value) != normalise_name(head.value or "")):
+        return True  # "I left Acme" says nothing about the current value "Boeing"
+    # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
+    return (fact.is_quantity and fact.predicate.startswith("count:")
+            and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
+            and d.quantity is not None and head_d.quantity is not None
+            and d.quantity < head_d.quantity)
+
+
+def decide_slot(facts: list[SlotFact]) -> SlotDecision:
+    """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
+    ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
+    out = SlotDecision()
+    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+    # Retractions first: the retracted fact never held, so it leaves the chain entirely.
+    retracted = _retract(ordered, decisions, out)
     current: list[SlotFact] = []  # the facts whose (shared) state holds now
     waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
     quantity: float | None = None
@@ -271,22 +233,13 @@ def decide_slot(facts: list[SlotFact]) -> SlotDecision:
             current, quantity = [fact], d.quantity
             continue
         head = current[-1]
-        if (fact.modality == "negated" and fact.value and head.modality == "asserted"
-                and not fact.is_quantity and fact.predicate not in STANCE
-                and not fact.predicate.startswith(ACTIVITY_PREFIX)
-                and normalise_name(fact.value) != normalise_name(head.value or "")):
-            # "I left Acme" says nothing about the current value "Boeing"; it ends a mention
-            # of Acme that is still open.
-            if not fact.mention:
+        if _leaves_head_alone(fact, head, d, decisions[head.id]):
+            if fact.modality == "negated" and not fact.mention:
+                # "I left Acme" ends a mention of Acme that is still open
                 for m in [m for m in waiting if m.state() == _asserted_state(fact)]:
                     end(m, fact, "SUPERSEDES")
                     waiting.remove(m)
             continue
-        if (fact.is_quantity and fact.predicate.startswith("count:")
-                and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")
-                and d.quantity is not None and decisions[head.id].quantity is not None
-                and d.quantity < decisions[head.id].quantity):
-            continue  # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
         same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
         if same_state:

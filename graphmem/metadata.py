@@ -36,24 +36,8 @@ def read_metadata(value: Any, name: str) -> Metadata | None:
         raise OutOfBounds(f"{name} has {len(value)} keys; at most {MAX_METADATA_KEYS} are "
                           "accepted")
     for key, v in value.items():
-        if not isinstance(key, str) or not key.strip() or "\x00" in key:
-            raise OutOfBounds(f"{name}: a key is empty, not a string or holds NUL ({key!r})")
-        if len(key) > MAX_METADATA_KEY_CHARS:
-            raise OutOfBounds(f"{name}: key {key[:20]!r}… is {len(key)} characters long; at most "
-                              f"{MAX_METADATA_KEY_CHARS} are accepted")
-        if isinstance(v, str):
-            if len(v) > MAX_METADATA_VALUE_CHARS:
-                raise OutOfBounds(f"{name}: the value of {key!r} is {len(v):,} characters long; "
-                                  f"at most {MAX_METADATA_VALUE_CHARS} are accepted")
-            if "\x00" in v:
-                raise OutOfBounds(f"{name}: the value of {key!r} contains a NUL character")
-        elif isinstance(v, float):
-            if v != v or v in (float("inf"), float("-inf")):
-                raise OutOfBounds(f"{name}: the value of {key!r} is not a finite number")
-        elif not isinstance(v, int | bool):  # bool is an int; both are fine
-            raise OutOfBounds(f"{name}: the value of {key!r} is {type(v).__name__}; only "
-                              "strings, numbers and booleans are accepted (no nested objects "
-                              "or lists)")
+        _check_key(key, name)
+        _check_value(key, v, name)
     return dict(value) or None
 
 
@@ -85,6 +69,30 @@ def scoped(metadata: Any, name: str, **scope: str | None) -> Any:
     if not given or (metadata is not None and not isinstance(metadata, dict)):
         return metadata  # nothing to add, or a bad map read_metadata names
     return {**(metadata or {}), **given}
+
+
+def _check_key(key: Any, name: str) -> None:
+    if not isinstance(key, str) or not key.strip() or "\x00" in key:
+        raise OutOfBounds(f"{name}: a key is empty, not a string or holds NUL ({key!r})")
+    if len(key) > MAX_METADATA_KEY_CHARS:
+        raise OutOfBounds(f"{name}: key {key[:20]!r}… is {len(key)} characters long; at most "
+                          f"{MAX_METADATA_KEY_CHARS} are accepted")
+
+
+def _check_value(key: str, v: Any, name: str) -> None:
+    if isinstance(v, str):
+        if len(v) > MAX_METADATA_VALUE_CHARS:
+            raise OutOfBounds(f"{name}: the value of {key!r} is {len(v):,} characters long; "
+                              f"at most {MAX_METADATA_VALUE_CHARS} are accepted")
+        if "\x00" in v:
+            raise OutOfBounds(f"{name}: the value of {key!r} contains a NUL character")
+    elif isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            raise OutOfBounds(f"{name}: the value of {key!r} is not a finite number")
+    elif not isinstance(v, int | bool):  # bool is an int; both are fine
+        raise OutOfBounds(f"{name}: the value of {key!r} is {type(v).__name__}; only "
+                          "strings, numbers and booleans are accepted (no nested objects "
+                          "or lists)")
 
 
 def to_pairs(metadata: Metadata | None) -> list[str] | None:

@@ -92,7 +92,8 @@ class Fact(Result):
     slot: str | None = Field(None, description="What it competes for (currency)")
     invalidation: Invalidation | None = None
     extracted_by: str | None = Field(None, description="rule:<id>, model:<version>, llm:<model>")
-    mention: bool = Field(False, description="Read in passing: a later fact of its slot ends it; it ends nothing")
+    mention: bool = Field(False, description="Read in passing: a later fact of its slot ends "
+                                             "it; it ends nothing")
 
 
 class Facts(Result):

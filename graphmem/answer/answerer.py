@@ -169,57 +169,75 @@ class Answerer:
     def _plan(self, question: str, qdate: datetime, pool: EvidencePool, tools: ToolBox,
               ans: Answer) -> list[PoolTurn]:
         """The planner loop; returns the turns it chose (empty: let the reader take the best)."""
-        assert self.client is not None
         if self.budget == 0:
             ans.stopped = "no_planner"
             return []
         messages = prompts.planner_messages(question, day(qdate), pool.render(), self.budget)
         for step in range(1, self.budget + 1):
             ans.steps = step
-            try:
-                response = self.client.chat(messages, tools=TOOLS, tool_choice="auto")
-            except LLMRequestRejected as error:
-                if error.status_code != 400:
-                    raise
-                ans.stopped = "planner_unavailable"  # the endpoint takes no tools: read now
-                ans.trace.append({"step": step, "error": str(error)})
+            calls = self._tool_calls(messages, step, ans)
+            if calls is None:
                 return []
-            choices = getattr(response, "choices", None) or []
-            message = choices[0].message if choices else None
-            calls = list(getattr(message, "tool_calls", None) or [])
-            if not calls:
-                ans.stopped = "no_tool_call"
-                return []
-            messages.append({"role": "assistant", "content": message.content or "",
-                             "tool_calls": [{"id": c.id, "type": "function", "function": {
-                                 "name": c.function.name, "arguments": c.function.arguments}}
-                                 for c in calls]})
             finish: list[PoolTurn] | None = None
             for n, call in enumerate(calls):
-                entry: dict[str, Any] = {"step": step, "tool": call.function.name,
-                                         "arguments": call.function.arguments}
-                t0 = time.perf_counter()
-                if n >= self.max_calls_per_step:
-                    content = {"error": f"at most {self.max_calls_per_step} tool calls per step"}
-                elif call.function.name == FINISH:
-                    finish, content = self._finish(call.function.arguments, pool, entry)
-                else:
-                    try:
-                        content = tools.run(call.function.name, call.function.arguments)
-                        entry["ok"] = True
-                    except ToolError as error:
-                        content = {"error": str(error)}
-                        entry.update(ok=False, error=str(error))
-                entry["ms"] = round((time.perf_counter() - t0) * 1000, 1)
-                entry["pool"] = len(pool)
-                ans.trace.append(entry)
-                messages.append({"role": "tool", "tool_call_id": call.id,
-                                 "content": result_text(content)})
+                chosen = self._run_call(call, n, step, pool, tools, ans, messages)
+                if chosen is not None:
+                    finish = chosen
             if finish is not None:
                 ans.stopped = "finish"
                 return finish
         ans.stopped = "budget"
         return []
+
+    def _tool_calls(self, messages: list[dict[str, Any]], step: int, ans: Answer
+                    ) -> list[Any] | None:
+        """The planner's tool calls for this step, added to `messages`; None when it stops
+        (`ans.stopped` says why)."""
+        assert self.client is not None
+        try:
+            response = self.client.chat(messages, tools=TOOLS, tool_choice="auto")
+        except LLMRequestRejected as error:
+            if error.status_code != 400:
+                raise
+            ans.stopped = "planner_unavailable"  # the endpoint takes no tools: read now
+            ans.trace.append({"step": step, "error": str(error)})
+            return None
+        choices = getattr(response, "choices", None) or []
+        message = choices[0].message if choices else None
+        calls = list(getattr(message, "tool_calls", None) or [])
+        if not calls:
+            ans.stopped = "no_tool_call"
+            return None
+        messages.append({"role": "assistant", "content": message.content or "",
+                         "tool_calls": [{"id": c.id, "type": "function", "function": {
+                             "name": c.function.name, "arguments": c.function.arguments}}
+                             for c in calls]})
+        return calls
+
+    def _run_call(self, call: Any, n: int, step: int, pool: EvidencePool, tools: ToolBox,
+                  ans: Answer, messages: list[dict[str, Any]]) -> list[PoolTurn] | None:
+        """Run the step's `n`-th tool call, trace it and give the planner its result; the turns
+        chosen when it is the finish call."""
+        entry: dict[str, Any] = {"step": step, "tool": call.function.name,
+                                 "arguments": call.function.arguments}
+        t0 = time.perf_counter()
+        finish = None
+        if n >= self.max_calls_per_step:
+            content = {"error": f"at most {self.max_calls_per_step} tool calls per step"}
+        elif call.function.name == FINISH:
+            finish, content = self._finish(call.function.arguments, pool, entry)
+        else:
+            try:
+                content = tools.run(call.function.name, call.function.arguments)
+                entry["ok"] = True
+            except ToolError as error:
+                content = {"error": str(error)}
+                entry.update(ok=False, error=str(error))
+        entry["ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        entry["pool"] = len(pool)
+        ans.trace.append(entry)
+        messages.append({"role": "tool", "tool_call_id": call.id, "content": result_text(content)})
+        return finish
 
     @staticmethod
     def _finish(arguments: Any, pool: EvidencePool, entry: dict[str, Any]

@@ -90,37 +90,50 @@ def _bare(statement: str) -> str:
     out: list[str] = []
     i, n = 0, len(statement)
     while i < n:
-        c = statement[i]
-        if c in "'\"":
-            j = i + 1
-            while j < n and statement[j] != c:
-                j += 2 if statement[j] == "\\" else 1
-            if j >= n:
-                raise CypherRefused("a string literal is not closed")
-            out.append("''")
-            i = j + 1
-        elif c == "`":
-            j = statement.find("`", i + 1)
-            while j != -1 and statement[j + 1:j + 2] == "`":  # `` escapes a backtick
-                j = statement.find("`", j + 2)
-            if j == -1:
-                raise CypherRefused("a `quoted name` is not closed")
-            out.append("`q`")
-            i = j + 1
-        elif statement.startswith("//", i):
-            j = statement.find("\n", i)
-            i = n if j == -1 else j
-            out.append(" ")
-        elif statement.startswith("/*", i):
-            j = statement.find("*/", i + 2)
-            if j == -1:
-                raise CypherRefused("a /* comment */ is not closed")
-            out.append(" ")
-            i = j + 2
-        else:
-            out.append(c)
+        skipped = _skip(statement, i)
+        if skipped is None:
+            out.append(statement[i])
             i += 1
+        else:
+            i, placeholder = skipped
+            out.append(placeholder)
     return "".join(out)
+
+
+def _skip(statement: str, i: int) -> tuple[int, str] | None:
+    """Where the string literal, quoted name or comment that starts at `i` ends, and what stands
+    for it; None when none starts there."""
+    if statement[i] in "'\"":
+        return _string_end(statement, i), "''"
+    if statement[i] == "`":
+        return _name_end(statement, i), "`q`"
+    if statement.startswith("//", i):  # to the end of the line (the newline is kept)
+        j = statement.find("\n", i)
+        return (len(statement) if j == -1 else j), " "
+    if statement.startswith("/*", i):
+        j = statement.find("*/", i + 2)
+        if j == -1:
+            raise CypherRefused("a /* comment */ is not closed")
+        return j + 2, " "
+    return None
+
+
+def _string_end(statement: str, i: int) -> int:
+    quote, j, n = statement[i], i + 1, len(statement)
+    while j < n and statement[j] != quote:
+        j += 2 if statement[j] == "\\" else 1
+    if j >= n:
+        raise CypherRefused("a string literal is not closed")
+    return j + 1
+
+
+def _name_end(statement: str, i: int) -> int:
+    j = statement.find("`", i + 1)
+    while j != -1 and statement[j + 1:j + 2] == "`":  # `` escapes a backtick
+        j = statement.find("`", j + 2)
+    if j == -1:
+        raise CypherRefused("a `quoted name` is not closed")
+    return j + 1
 
 
 def check_text(statement: str) -> str:

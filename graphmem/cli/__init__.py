@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import GraphmemError, connection_lost
+from .plugins import PluginGroup
 
 if TYPE_CHECKING:
     from ..memory import Memory
@@ -72,7 +73,7 @@ def open_memory(**composition: Any) -> Memory:
     return Memory.from_settings(echo=_echo_err, **composition)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=PluginGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="graphmem")
 def main() -> None:
     """graphmem: evidence-grounded temporal graph memory for LLM agents, in Neo4j."""
@@ -138,19 +139,11 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, default=_plain)
 
 
-# --- bench -------------------------------------------------------------------------------------
-
-
-@main.group()
-def bench() -> None:
-    """Benchmarks: commands that print numbers."""
-
-
-# The commands register themselves on `main` and `bench` when their modules are imported.
+# The commands register themselves on `main` when their modules are imported; `graphmem bench`
+# comes from the graphmem-bench package, through the `graphmem.cli` entry points (plugins.py).
 from . import (  # noqa: E402,F401
     admin,
     answering,
-    benchmarks,
     ingesting,
     memories,
     reading,

@@ -1,21 +1,21 @@
-"""`graphmem ask` and `graphmem bench qa`."""
+"""`graphmem ask`."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import (
     _dump,
-    _echo_err,
     _fail_cleanly,
-    _ingest_progress,
     _parse_when,
-    bench,
     main,
     open_memory,
 )
+
+if TYPE_CHECKING:
+    from ..answer import Answer
 
 
 @main.command()
@@ -54,6 +54,11 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
             out.pop("trace")
         click.echo(_dump(out))
         return
+    _print_answer(ans, trace)
+
+
+def _print_answer(ans: Answer, trace: bool) -> None:
+    """The answer, its citations (quotes cut at 240 characters), what it cost, and the trace."""
     click.echo(ans.text)
     if ans.citations:
         click.echo("\nCitations:")
@@ -77,42 +82,3 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
             status = "ok" if t.get("ok") else f"error: {t.get('error')}"
             click.echo(f"  step {t['step']}: {t.get('tool')}({t.get('arguments')}) → {status}"
                        f" [{t.get('ms', 0):.0f} ms, pool {t.get('pool')}]")
-
-
-@bench.command("qa")
-@click.option("--dataset", type=click.Choice(["longmemeval"]), default="longmemeval",
-              show_default=True)
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--limit", type=int, default=None, help="Only the first N questions.")
-@click.option("--dry-run", is_flag=True, help="Send nothing: report the prompt tokens per question.")
-@click.option("--budget", type=int, default=4, show_default=True)
-@click.option("--out", "out_dir", default="docs/bench", show_default=True,
-              help="Where results.json, results.md and cost_accuracy.png go (under qa/).")
-@click.option("--paper", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="The paper text with Table 1 (default: seeds/000_*.txt above the data file).")
-@_fail_cleanly
-def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
-    """Answer, judge (LongMemEval's yes/no prompts) and cost every question."""
-    from ..bench.qa import markdown, run_qa_bench
-    from ..compose import llm_client
-
-    client = judge = None
-    if not dry_run:
-        client = llm_client("bench qa (without --dry-run)")
-        judge = llm_client(prefix="GRAPHMEM_JUDGE_") or client
-    bar, tick = _ingest_progress(disable=False)
-
-    def echo(message: str) -> None:
-        bar.close()  # the ingest bar ends where the first message after it begins
-        _echo_err(message)
-
-    try:
-        results = run_qa_bench(path, limit=limit, dry_run=dry_run, out_dir=Path(out_dir) / "qa",
-                               answer_client=client, judge_client=judge, budget=budget,
-                               paper=Path(paper) if paper else None, echo=echo,
-                               on_session=tick)
-    finally:
-        bar.close()
-    click.echo(markdown(results))
-    click.echo(f"written: {Path(out_dir) / 'qa'}/results.json, results.md"
-               + (", cost_accuracy.png" if "plot" in results else ""))

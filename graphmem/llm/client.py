@@ -266,12 +266,20 @@ class LLMClient:
                 with self._lock:
                     self.usage.cache_hits += 1
                 return ChatCompletion.model_validate(hit)
-        attempt = 0
+        response = self._create(messages, params)
+        self._record(response)
+        if key is not None:
+            self._cache.set(key, response.model_dump(mode="json"))
+        return response
+
+    def _create(self, messages: Sequence[Message], params: dict[str, Any]) -> Any:
+        """The completion from the endpoint: a 429, a 5xx or a lost connection is retried with
+        backoff (at most `max_retries` times); another refusal is LLMRequestRejected at once."""
+        cfg, attempt = self.config, 0
         while True:
             try:
-                response = self._openai.chat.completions.create(
+                return self._openai.chat.completions.create(
                     model=cfg.model, messages=list(messages), **params)  # type: ignore[call-overload]
-                break
             except openai.APIStatusError as error:
                 status = error.status_code
                 if status != 429 and status < 500:
@@ -291,10 +299,6 @@ class LLMClient:
                 self.usage.retries += 1
             self._sleep(wait)
             attempt += 1
-        self._record(response)
-        if key is not None:
-            self._cache.set(key, response.model_dump(mode="json"))
-        return response
 
     def _rejection_message(self, error: openai.APIStatusError) -> str:
         cfg, status = self.config, error.status_code

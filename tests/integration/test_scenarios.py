@@ -4,10 +4,10 @@ for current facts, stale versions, as-of and question-date answers, edges and to
 
 import pytest
 
-from graphmem.bench.currency import check, default_path
-from graphmem.bench.scenarios import load_scenarios
 from graphmem.compose import embedder as configured_embedder
 from graphmem.memory import Memory
+from graphmem_bench.currency import check, default_path
+from graphmem_bench.scenarios import load_scenarios
 
 SCENARIOS = load_scenarios(default_path())
 

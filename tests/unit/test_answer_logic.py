@@ -5,9 +5,9 @@ import pytest
 
 from graphmem.answer.compute import arithmetic, count, date_add, date_diff
 from graphmem.answer.cypher_read import CypherRefused, check_plan, check_text
-from graphmem.bench.judge import judge_prompt
-from graphmem.bench.published import read_points
 from graphmem.errors import InputError
+from graphmem_bench.judge import judge_prompt
+from graphmem_bench.published import read_points
 
 
 @pytest.mark.parametrize("statement", [

@@ -23,7 +23,7 @@ KNOWN_CYCLES = {
     # The command modules import the click group and its helpers from the package, which imports
     # them to register their commands: the helpers are to move to a module of their own.
     frozenset({"graphmem.cli", "graphmem.cli.admin", "graphmem.cli.answering",
-               "graphmem.cli.benchmarks", "graphmem.cli.ingesting", "graphmem.cli.memories",
+               "graphmem.cli.ingesting", "graphmem.cli.memories",
                "graphmem.cli.reading", "graphmem.cli.serving", "graphmem.cli.transfer"}),
 }
 # Files whose function-local imports are not yet all moved up or justified (issue 33, item 3).
@@ -174,9 +174,33 @@ def test_a_function_local_import_says_which_heavy_dependency_it_defers() -> None
                           f"dependency it defers (move it to the top of the module): {unsaid}")
 
 
+def _every_import(path: Path) -> list[tuple[int, str]]:
+    """The modules every import statement of a file names (module level or in a function)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found += [(node.lineno, "." * node.level + node.module)]
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names]
+    return found
+
+
+def test_graphmem_imports_nothing_of_the_benchmark_harness() -> None:
+    """The bench is a package of its own (bench/, graphmem-bench) that depends on graphmem; graphmem
+    finds `graphmem bench` through an entry point and never imports it (issue 33, item 6)."""
+    assert not (PACKAGE / "bench").exists(), "graphmem/bench/ is back: the bench lives in bench/"
+    named = [f"{p.relative_to(REPO)}:{line} {name}" for p in MODULES.values()
+             for line, name in _every_import(p)
+             if name.split(".")[0] == "graphmem_bench" or name.startswith(("graphmem.bench", ".bench"))]
+    assert named == [], f"graphmem imports the benchmark harness: {named}"
+
+
 def test_every_module_imports_in_one_fresh_interpreter() -> None:
     names = [m for m in MODULES if not m.endswith("__main__")]
-    script = "import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)"
+    script = ("import importlib, sys\nfor name in sys.argv[1:]:\n    importlib.import_module(name)\n"
+              # nothing of graphmem loads the bench, which depends on graphmem (issue 33, item 6)
+              "assert not [m for m in sys.modules if m.startswith('graphmem_bench')]")
     done = subprocess.run([sys.executable, "-c", script, *names], cwd=REPO, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]

@@ -1,1 +1,0 @@
-"""Benchmark commands: they print numbers; nothing here is a test."""
