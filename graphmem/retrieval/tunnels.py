@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from ..db import Graph
 from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
@@ -26,12 +27,19 @@ class Hit:
     score: float  # the tunnel's own score for the head
 
 
+@lru_cache(maxsize=1 << 16)
+def _turn_id(user_id: str, session_source_id: str, idx: int) -> str:
+    # A search derives about 60 of these (a hash each) and the same turns come up again and
+    # again: remembered, they cost a lookup.
+    return stable_id("turn", user_id, session_source_id, idx)
+
+
 def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | None,
                      window: int) -> list[str]:
     """Ids of turns ±window around a turn: derivable, since turn ids are stable."""
     if session_source_id is None or idx is None or window <= 0:
         return []
-    return [stable_id("turn", user_id, session_source_id, k)
+    return [_turn_id(user_id, session_source_id, k)
             for k in range(max(1, idx - window), idx + window + 1) if k != idx]
 
 
