@@ -4,6 +4,7 @@ in-process baseline's corpus."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -73,18 +74,16 @@ def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
                entity_heads: int, fact_heads: int, fanout: int, per_head: int,
-               vector: list[float] | None, hub_degree: int) -> list[dict[str, Any]]:
-    """Entity and fact heads expanded along entity and relation edges."""
+               vector: list[float] | None, hub_degree: int, predicates: Sequence[str] = (),
+               include_stale: bool = False, slot_head: str = "slot") -> list[dict[str, Any]]:
+    """Entity and fact heads expanded along entity and relation edges; then, with `predicates`
+    (the slots a question asks about), the user's facts on them as the hits of one head
+    `slot_head` (stale versions only with `include_stale`). One query."""
     return graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene,
                       fact_lucene=fact_lucene, limit=limit, entity_heads=entity_heads,
                       fact_heads=fact_heads, fanout=fanout, per_head=per_head, vector=vector,
-                      hub_degree=hub_degree)
-
-
-def slot_hits(graph: Graph, user_id: str, *, predicates: list[str], include_stale: bool,
-              vector: list[float] | None, per_head: int) -> list[dict[str, Any]]:
-    return graph.read("tunnel_slots", user_id=user_id, predicates=predicates,
-                      include_stale=include_stale, vector=vector, per_head=per_head)
+                      hub_degree=hub_degree, predicates=list(predicates),
+                      include_stale=include_stale, slot_head=slot_head)
 
 
 def near_duplicates(graph: Graph, user_id: str, turn_ids: list[str], fact_ids: list[str],
