@@ -1,22 +1,23 @@
-// Everything the fusion and the caller need about candidate evidence, for one user only.
+// Everything the fusion and the caller need about candidate evidence, for one user only, as one
+// row holding a list of maps (one Bolt record: the driver's cost is per record).
 // $slot_states: also list each turn's / piece's slot facts [predicate, status, id, slot,
 // mentioned_at, valid_from, valid_until] (present-tense slot questions, and searches with a
 // question-date cutoff or an as_of date).
 // Times go out as microseconds since the epoch (UTC): the driver's DateTime values cost more to
-// unpack than the rest of the row (graphmem.store.search turns them into datetimes).
+// unpack than the rest of the row (graphmem.store.search turns them into datetimes). A turn's or
+// piece's slot facts are walked to once (counted and listed from that one list).
 CALL () {
   UNWIND $turn_ids AS id
   MATCH (t:Turn {id: id}) WHERE t.user_id = $user_id
+  WITH t, [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL | f] AS fs
   RETURN 'turn' AS type, t.id AS id, t.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at.epochSeconds * 1000000 + t.mentioned_at.microsecond AS mentioned_at,
          null AS occurred_start, null AS occurred_end,
          null AS valid_from, null AS valid_until, null AS status,
-         COUNT { (t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL } AS slot_facts,
-         COUNT { (t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent)
-                 WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts,
+         size(fs) AS slot_facts, size([f IN fs WHERE f.status <> 'active']) AS stale_facts,
          CASE WHEN $slot_states THEN
-           [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
+           [f IN fs
             | [f.predicate, f.status, f.id, f.slot,
                f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond,
                f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
@@ -25,16 +26,15 @@ CALL () {
   UNION ALL
   UNWIND $piece_ids AS id
   MATCH (p:MessagePiece {id: id})<-[:HAS_PIECE]-(t:Turn) WHERE p.user_id = $user_id
+  WITH p, t, [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL | f] AS fs
   RETURN 'piece' AS type, p.id AS id, p.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at.epochSeconds * 1000000 + t.mentioned_at.microsecond AS mentioned_at,
          null AS occurred_start, null AS occurred_end,
          null AS valid_from, null AS valid_until, null AS status,
-         COUNT { (p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL } AS slot_facts,
-         COUNT { (p)<-[:DERIVED_FROM]-(f:FactEvent)
-                 WHERE f.slot IS NOT NULL AND f.status <> 'active' } AS stale_facts,
+         size(fs) AS slot_facts, size([f IN fs WHERE f.status <> 'active']) AS stale_facts,
          CASE WHEN $slot_states THEN
-           [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL
+           [f IN fs
             | [f.predicate, f.status, f.id, f.slot,
                f.mentioned_at.epochSeconds * 1000000 + f.mentioned_at.microsecond,
                f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond,
@@ -55,6 +55,8 @@ CALL () {
          f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states, f.slot AS slot,
          f.predicate AS predicate
 }
-RETURN type, id, text, role, speaker, turn_id, session_source_id, source_turn_ids, mentioned_at,
-       occurred_start, occurred_end, valid_from, valid_until, status,
-       slot_facts, stale_facts, slot_states, slot, predicate
+RETURN collect({type: type, id: id, text: text, role: role, speaker: speaker, turn_id: turn_id,
+       session_source_id: session_source_id, source_turn_ids: source_turn_ids, mentioned_at:
+       mentioned_at, occurred_start: occurred_start, occurred_end: occurred_end, valid_from:
+       valid_from, valid_until: valid_until, status: status, slot_facts: slot_facts, stale_facts:
+       stale_facts, slot_states: slot_states, slot: slot, predicate: predicate}) AS rows

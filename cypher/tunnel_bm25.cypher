@@ -1,6 +1,6 @@
 // BM25 tunnel: Lucene hits over one user's turns, pieces and facts (scoped inside Lucene by
 // user_id, then checked exactly). Each branch keeps its best $heads hits; with $known_at (a
-// question date) no turn, piece or fact mentioned later.
+// question date) no turn, piece or fact mentioned later. One row holding the list (one Bolt record).
 CALL () {
   CALL db.index.fulltext.queryNodes('turn_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
@@ -24,4 +24,5 @@ CALL () {
          null AS session_source_id, null AS idx, node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
 }
-RETURN type, id, score, turn_id, session_source_id, idx, session_id
+RETURN collect({type: type, id: id, score: score, turn_id: turn_id,
+                session_source_id: session_source_id, idx: idx, session_id: session_id}) AS rows

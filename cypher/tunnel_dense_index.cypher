@@ -4,7 +4,7 @@
 // a time window $since is its start): the user's k nearest nodes however many other users share
 // the database. A turn scores by its best part, its own vector or one of its embedded pieces, as
 // in the exact scan (tunnel_dense); scores are recomputed with the function the exact scan uses,
-// so both return the same scale.
+// so both return the same scale. One row holding the list (one Bolt record, not one per head).
 CYPHER 25
 CALL () {
   CALL () {
@@ -40,4 +40,5 @@ CALL () {
          null AS session_source_id, null AS idx, f.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
 }
-RETURN type, id, score, turn_id, session_source_id, idx, session_id
+RETURN collect({type: type, id: id, score: score, turn_id: turn_id,
+                session_source_id: session_source_id, idx: idx, session_id: session_id}) AS rows

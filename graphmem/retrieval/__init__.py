@@ -120,7 +120,7 @@ class Retriever:
         def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
             t2 = time.perf_counter()
             try:
-                return self._near_duplicates(user_id, ids, cfg.theta)
+                return self._near_duplicates(user_id, ids, candidates, cfg.theta)
             finally:
                 timings["near_duplicates"] = (time.perf_counter() - t2) * 1000
 
@@ -157,10 +157,13 @@ class Retriever:
         named = speakers_named(query, aliases)
         return speaker_about(named), [n for found in named.values() for n in found]
 
-    def _near_duplicates(self, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
+    def _near_duplicates(self, user_id: str, ids: list[str], candidates: dict[str, Any],
+                         theta: float) -> set[frozenset[str]]:
         if len(ids) < 2:
             return set()
-        return store.near_duplicates(self.graph, user_id, ids, theta)
+        return store.near_duplicates(
+            self.graph, user_id, [i for i in ids if candidates[i].type == "turn"],
+            [i for i in ids if candidates[i].type == "fact"], theta)
 
     def _details(self, user_id: str, candidates: dict[str, Any], as_of: datetime | None,
                  slot_states: bool = False,

@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..models import Evidence
-from ..store.time import native
 from .config import RetrievalConfig
 from .query import TemporalIntent
 from .tunnels import Hit
@@ -213,7 +212,7 @@ def fuse(candidates: dict[str, Candidate], details: list[dict[str, Any]], intent
         slots, chain_turns = chains_in_pool(candidates, details, cfg.recency_pool)
     rows = []
     for d in details:
-        d = native(d)
+        d = dict(d)  # the details hold Python values only (store.search.evidence_details)
         c = candidates.get(d["id"])
         if c is None or (cfg.validity_gate and not passes_validity_gate(d, intent)):
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from ..db import Graph
 from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
@@ -26,12 +27,19 @@ class Hit:
     score: float  # the tunnel's own score for the head
 
 
+@lru_cache(maxsize=1 << 16)
+def _turn_id(user_id: str, session_source_id: str, idx: int) -> str:
+    # A search derives about 60 of these (a hash each) and the same turns come up again and
+    # again: remembered, they cost a lookup.
+    return stable_id("turn", user_id, session_source_id, idx)
+
+
 def _neighbour_turns(user_id: str, session_source_id: str | None, idx: int | None,
                      window: int) -> list[str]:
     """Ids of turns ±window around a turn: derivable, since turn ids are stable."""
     if session_source_id is None or idx is None or window <= 0:
         return []
-    return [stable_id("turn", user_id, session_source_id, k)
+    return [_turn_id(user_id, session_source_id, k)
             for k in range(max(1, idx - window), idx + window + 1) if k != idx]
 
 
@@ -147,21 +155,18 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     slot_heads = 1 if q.slots else 0
     entity_heads = max(1, (cfg.heads - slot_heads) // 2)
     fact_heads = max(0, cfg.heads - slot_heads - entity_heads)
+    # The slot heads ("where do I live" → lives_in) come in the same query, after the others.
     rows = store.graph_hits(graph, user_id, entity_lucene=entity_lucene or placeholder,
                             fact_lucene=fact_lucene or placeholder,
                             limit=_fulltext_limit(user_id, cfg),
                             entity_heads=entity_heads if entity_lucene else 0,
                             fact_heads=fact_heads if fact_lucene else 0,
                             fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
-                            hub_degree=cfg.hub_degree)
-    if q.slots:
-        slot_rows = store.slot_hits(
-            graph, user_id, predicates=q.slots,
-            include_stale=(not q.intent.about_present or q.intent.window is not None
-                           or q.known_at is not None),
-            vector=q.embedding, per_head=cfg.per_head)
-        rows += [{"head": "slot:" + "|".join(q.slots), "head_score": 1.0, "id": r["id"],
-                  "direct": True, "sim": r["sim"], "turn_id": r["turn_id"]} for r in slot_rows]
+                            hub_degree=cfg.hub_degree, predicates=q.slots,
+                            include_stale=(not q.intent.about_present
+                                           or q.intent.window is not None
+                                           or q.known_at is not None),
+                            slot_head="slot:" + "|".join(q.slots))
     order: dict[str, int] = {}
     for r in sorted(rows, key=lambda r: -(r["head_score"] or 0.0)):
         order.setdefault(r["head"], len(order))

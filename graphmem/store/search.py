@@ -4,6 +4,7 @@ in-process baseline's corpus."""
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -13,11 +14,17 @@ if TYPE_CHECKING:
     from ..db import Graph
 
 
+def _listed(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of a query that returns them as one row holding a list of maps (`rows`): the
+    driver's cost is per record, so a search's larger reads come as one record each."""
+    return found[0]["rows"] if found else []
+
+
 def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: int,
                known_at: datetime | None = None) -> list[dict[str, Any]]:
     """`known_at`: no turn or fact mentioned later (a question date)."""
-    return graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit, heads=heads,
-                      known_at=known_at)
+    return _listed(graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit,
+                              heads=heads, known_at=known_at))
 
 
 _FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
@@ -60,30 +67,31 @@ def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
     if exact or not vector_index_filters(graph):
         return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
                           min_cosine=min_cosine, known_at=known_at, since=since)
-    return graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
-                      fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
-                      known_at=known_at or END_OF_TIME, since=since or START_OF_TIME)
+    return _listed(graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
+                              fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
+                              known_at=known_at or END_OF_TIME, since=since or START_OF_TIME))
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
                entity_heads: int, fact_heads: int, fanout: int, per_head: int,
-               vector: list[float] | None, hub_degree: int) -> list[dict[str, Any]]:
-    """Entity and fact heads expanded along entity and relation edges."""
+               vector: list[float] | None, hub_degree: int, predicates: Sequence[str] = (),
+               include_stale: bool = False, slot_head: str = "slot") -> list[dict[str, Any]]:
+    """Entity and fact heads expanded along entity and relation edges; then, with `predicates`
+    (the slots a question asks about), the user's facts on them as the hits of one head
+    `slot_head` (stale versions only with `include_stale`). One query."""
     return graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene,
                       fact_lucene=fact_lucene, limit=limit, entity_heads=entity_heads,
                       fact_heads=fact_heads, fanout=fanout, per_head=per_head, vector=vector,
-                      hub_degree=hub_degree)
+                      hub_degree=hub_degree, predicates=list(predicates),
+                      include_stale=include_stale, slot_head=slot_head)
 
 
-def slot_hits(graph: Graph, user_id: str, *, predicates: list[str], include_stale: bool,
-              vector: list[float] | None, per_head: int) -> list[dict[str, Any]]:
-    return graph.read("tunnel_slots", user_id=user_id, predicates=predicates,
-                      include_stale=include_stale, vector=vector, per_head=per_head)
-
-
-def near_duplicates(graph: Graph, user_id: str, ids: list[str], theta: float) -> set[frozenset[str]]:
-    rows = graph.read("near_duplicates", user_id=user_id, ids=ids, theta=theta)
-    return {frozenset((r["a"], r["b"])) for r in rows}
+def near_duplicates(graph: Graph, user_id: str, turn_ids: list[str], fact_ids: list[str],
+                    theta: float) -> set[frozenset[str]]:
+    """Pairs among the user's given turns and facts whose embeddings have cosine ≥ θ."""
+    rows = graph.read("near_duplicates", user_id=user_id, turn_ids=turn_ids, fact_ids=fact_ids,
+                      theta=theta)
+    return {frozenset((r["a"], b)) for r in rows for b in r["close"]}
 
 
 _DETAIL_TIMES = ("mentioned_at", "occurred_start", "occurred_end", "valid_from", "valid_until")
@@ -94,8 +102,8 @@ def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_i
     """What fusion needs about each candidate; times as UTC datetimes (the query sends them as
     epoch microseconds), slot states as [predicate, status, id, slot, mentioned_at, valid_from,
     valid_until]."""
-    rows = graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
-                      piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states)
+    rows = _listed(graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
+                              piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states))
     for r in rows:
         for key in _DETAIL_TIMES:
             r[key] = from_epoch_us(r[key])

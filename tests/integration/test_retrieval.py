@@ -176,7 +176,7 @@ def test_near_duplicates_pair_the_same_words_within_one_user_only(graph, user_id
                                          for i, text in enumerate(said)])])
         mine = [stable_id("turn", user_id, f"s{i}", 1) for i in range(3)]
         theirs = [stable_id("turn", other, f"s{i}", 1) for i in range(3)]
-        assert near_duplicates(graph, user_id, mine + theirs, 0.95) == {frozenset((mine[0], mine[2]))}
-        assert near_duplicates(graph, user_id, theirs, 0.95) == set()
+        assert near_duplicates(graph, user_id, mine + theirs, [], 0.95) == {frozenset((mine[0], mine[2]))}
+        assert near_duplicates(graph, user_id, theirs, [], 0.95) == set()
     finally:
         forget_user(graph, other)
