@@ -5,11 +5,13 @@
 // question-date cutoff or an as_of date).
 // Times go out as microseconds since the epoch (UTC): the driver's DateTime values cost more to
 // unpack than the rest of the row (graphmem.store.search turns them into datetimes). A turn's or
-// piece's slot facts are walked to once (counted and listed from that one list).
+// piece's slot facts are walked to once (counted and listed from that one list). A mention (a
+// state read in passing, FactEvent.mention) steers nothing here: its slot is left out, so its
+// end makes no turn stale and no turn "about another slot".
 CALL () {
   UNWIND $turn_ids AS id
   MATCH (t:Turn {id: id}) WHERE t.user_id = $user_id
-  WITH t, [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL | f] AS fs
+  WITH t, [(t)-[:HAS_PIECE]->()<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL AND NOT coalesce(f.mention, false) | f] AS fs
   RETURN 'turn' AS type, t.id AS id, t.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at.epochSeconds * 1000000 + t.mentioned_at.microsecond AS mentioned_at,
@@ -26,7 +28,7 @@ CALL () {
   UNION ALL
   UNWIND $piece_ids AS id
   MATCH (p:MessagePiece {id: id})<-[:HAS_PIECE]-(t:Turn) WHERE p.user_id = $user_id
-  WITH p, t, [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL | f] AS fs
+  WITH p, t, [(p)<-[:DERIVED_FROM]-(f:FactEvent) WHERE f.slot IS NOT NULL AND NOT coalesce(f.mention, false) | f] AS fs
   RETURN 'piece' AS type, p.id AS id, p.text AS text, t.role AS role, t.speaker AS speaker, t.id AS turn_id,
          t.session_source_id AS session_source_id, [t.source_id] AS source_turn_ids,
          t.mentioned_at.epochSeconds * 1000000 + t.mentioned_at.microsecond AS mentioned_at,
@@ -52,7 +54,8 @@ CALL () {
          f.occurred_end.epochSeconds * 1000000 + f.occurred_end.microsecond AS occurred_end,
          f.valid_from.epochSeconds * 1000000 + f.valid_from.microsecond AS valid_from,
          f.valid_until.epochSeconds * 1000000 + f.valid_until.microsecond AS valid_until,
-         f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states, f.slot AS slot,
+         f.status AS status, 0 AS slot_facts, 0 AS stale_facts, [] AS slot_states,
+         CASE WHEN coalesce(f.mention, false) THEN null ELSE f.slot END AS slot,
          f.predicate AS predicate
 }
 RETURN collect({type: type, id: id, text: text, role: role, speaker: speaker, turn_id: turn_id,
