@@ -300,13 +300,23 @@ def companion_slots(slots: list[str]) -> list[str]:
 
 
 def slots_with_companions(slots: list[str], favorites: Callable[[], list[dict[str, Any]]],
-                          family: Callable[[list[dict[str, str]]], list[str]]) -> list[str]:
-    """The slots to decide together with `slots`: their tied slots; and where a stance or a
-    favourite is among them, every favourite slot with its value's stance slot (`favorites()`:
-    slot and value rows) and the stance slots sharing a head word (`family(pairs)`), so a
-    favourite and a later dislike of it, or "dark chocolate" and "chocolate", are decided
-    together whichever arrives first."""
+                          family: Callable[[list[dict[str, str]]], list[str]],
+                          plans: Callable[[list[str]], list[str]] | None = None) -> list[str]:
+    """The slots to decide together with `slots`: their tied slots; for a plan slot, the plan
+    slots of its thing's leading words and those (`plans(slots)`) whose thing it leads ("chicago"
+    and "chicago marathon"); and where a stance or a favourite is among them, every favourite
+    slot with its value's stance slot (`favorites()`: slot and value rows) and the stance slots
+    sharing a head word (`family(pairs)`), so a favourite and a later dislike of it, or "dark
+    chocolate" and "chocolate", are decided together whichever arrives first."""
     out = dict.fromkeys(companion_slots(slots))
+    plan_slots = [s for s in out if "|plan|" in s]
+    for slot in plan_slots:
+        prefix, sep, thing = slot.partition("|plan|")
+        words = thing.split()
+        out.update(dict.fromkeys(f"{prefix}{sep}{' '.join(words[:n])}"
+                                 for n in range(1, len(words))))
+    if plans is not None and plan_slots:
+        out.update(dict.fromkeys(plans(plan_slots)))
     if not any("|stance|" in s or "|favorite_" in s for s in out):
         return list(out)
     for row in favorites():
@@ -386,6 +396,36 @@ def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecis
             _end_at_first(fav.id, d, _negative(stance, decided), total)
 
 
+def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
+    """Once made, a plan is often named by its name alone: "signed up for the Chicago marathon",
+    then "had to pull out of Chicago". An outcome in the slot of a thing closes the plans whose
+    thing is that thing with more words after it ("chicago" → "chicago marathon"), as an outcome
+    in their own slot would: the first one mentioned after the plan was made, in a later
+    session, that happened no earlier. A longer thing's outcome closes no shorter plan: running
+    the Chicago marathon says nothing of a trip to Chicago."""
+    decided = {d.id: d for d in total.facts}
+    for short, facts in by_slot.items():
+        if "|plan|" not in short:
+            continue
+        outcomes = sorted((f for f in facts if not is_plan(f.predicate, f.modality)
+                           and not f.mention), key=lambda f: (f.mentioned_at, *f.said_order()))
+        if not outcomes:
+            continue
+        for long, plans in by_slot.items():
+            if not long.startswith(short + " "):
+                continue
+            for plan in plans:
+                d = decided.get(plan.id)
+                if not is_plan(plan.predicate, plan.modality) or d is None or d.status != "active":
+                    continue
+                outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
+                                and f.effective >= plan.mentioned_at), None)
+                if outcome is not None:
+                    d.status = "superseded"
+                    d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
+                    total.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+
+
 def _is_student(fact: SlotFact) -> bool:
     words = normalise_name(fact.value or "").split()
     return bool(words) and words[-1] in STUDENT_HEADS
@@ -412,6 +452,7 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             total.links += d.links
     _end_disliked_favorites(by_slot, total)
     _general_stance_ends_specific(by_slot, total)
+    _plans_named_by_name_alone(by_slot, total)
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():
@@ -483,7 +524,8 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
     """Re-decide the given slots inside the caller's (session) transaction."""
     by_slot: dict[str, list[SlotFact]] = {}
     wanted = slots_with_companions(slots, lambda: store.favorite_slots(tx, user_id),
-                                   lambda pairs: store.stance_family(tx, user_id, pairs))
+                                   lambda pairs: store.stance_family(tx, user_id, pairs),
+                                   lambda plans: store.plan_family(tx, user_id, plans))
     for row in store.slot_facts(tx, user_id, wanted, anchors=sorted(set(TIED_TO.values()))):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
     total = decide_slots(by_slot)

@@ -34,7 +34,8 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     by_slot: dict[str, list] = {}
     slots = slots_with_companions(
         wanted, lambda: store.favorite_slots_known_at(graph, user_id, known_at),
-        lambda pairs: store.stance_family_known_at(graph, user_id, pairs, known_at))
+        lambda pairs: store.stance_family_known_at(graph, user_id, pairs, known_at),
+        lambda plans: store.plan_family_known_at(graph, user_id, plans, known_at))
     for row in store.slot_facts_known_at(graph, user_id, slots,
                                          sorted(set(TIED_TO.values())), known_at):
         by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))

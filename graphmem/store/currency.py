@@ -50,6 +50,19 @@ def stance_family_known_at(graph: Graph, user_id: str, pairs: list[dict[str, str
                                           pairs=pairs, known_at=known_at)]
 
 
+def plan_family(tx: Any, user_id: str, slots: list[str]) -> list[str]:
+    """Plan slots of the user whose thing extends one of `slots`' things by more words."""
+    return [r["slot"] for r in rows(tx, "currency_plan_family", user_id=user_id, slots=slots,
+                                    known_at=None)]
+
+
+def plan_family_known_at(graph: Graph, user_id: str, slots: list[str],
+                         known_at: datetime) -> list[str]:
+    """The same, among facts mentioned by `known_at` (a question date)."""
+    return [r["slot"] for r in graph.read("currency_plan_family", user_id=user_id,
+                                          slots=slots, known_at=known_at)]
+
+
 def held_facts(tx: Any, user_id: str, predicates: list[str],
                subjects: list[str]) -> list[dict[str, Any]]:
     """Active asserted facts of these predicates and subjects, inside the caller's transaction."""

@@ -380,3 +380,39 @@ def test_a_stop_ends_an_open_mention_of_its_value():
     d = decide_slot([fact("a", "does:running", "running", dt(1)),
                      mention("m", "does:running", "running", dt(2), "negated")])
     assert by_id(d)["a"].status == "active"
+
+
+def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
+    """"Booked on the Berlin half marathon in April" then, weeks later, "I've withdrawn from
+    Berlin": the outcome, in the slot of the name, closes the plan of the name with more words."""
+    plan = fact("p", "plans", "the Berlin half marathon", dt(2, 1), modality="planned")
+    off = fact("c", "cancelled", "Berlin", dt(3, 10))
+    slots = {slot_key("user", "plans", plan.value, "planned"): [plan],
+             slot_key("user", "cancelled", off.value, "asserted"): [off]}
+    assert set(slots) == {"user|plan|berlin marathon", "user|plan|berlin"}
+    d = decide_slots(slots)
+    assert by_id(d)["p"].status == "superseded" and by_id(d)["p"].valid_until == dt(3, 10)
+    assert [(x.source, x.target, x.type) for x in d.links] == [("c", "p", "SUPERSEDES")]
+    # said with the plan, it closes nothing; a longer thing's outcome closes no shorter plan
+    same = fact("c", "cancelled", "Berlin", dt(2, 1), idx=1)
+    assert by_id(decide_slots({"user|plan|berlin marathon": [plan],
+                               "user|plan|berlin": [same]}))["p"].status == "active"
+    trip = fact("t", "plans", "a trip to Berlin", dt(2, 1), modality="planned")
+    ran = fact("r", "ran", "the Berlin marathon", dt(4, 20))
+    d = decide_slots({"user|plan|berlin": [trip], "user|plan|berlin marathon": [ran]})
+    assert by_id(d)["t"].status == "active" and d.links == []
+
+
+def test_a_plan_slot_is_decided_with_the_plan_slots_of_its_leading_words_and_longer_ones():
+    asked = []
+
+    def plans(slots):
+        asked.append(slots)
+        return ["user|plan|new york marathon"]
+
+    got = slots_with_companions(["user|plan|new york"], lambda: [], lambda _p: [], plans)
+    assert got == ["user|plan|new york", "user|plan|new", "user|plan|new york marathon"]
+    assert asked == [["user|plan|new york"]]
+    assert slots_with_companions(["user|lives_in"], lambda: [], lambda _p: [], plans) == \
+        ["user|lives_in"]
+    assert asked == [["user|plan|new york"]]  # no plan slot, no query
