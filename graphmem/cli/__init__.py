@@ -61,6 +61,25 @@ class LazyChoice(click.Choice):
         pass
 
 
+def _extractors() -> list[str]:
+    from ..compose import EXTRACTORS
+
+    return list(EXTRACTORS)
+
+
+def _relations() -> list[str]:
+    from ..compose import RELATIONS
+
+    return list(RELATIONS)
+
+
+# The extractor and relation-judge choices, read from graphmem.compose only by a command that
+# takes them: compose loads the extractors and the LLM client library, which a command talking
+# to a server (`ask`, `search` with GRAPHMEM_URL) never needs.
+EXTRACTOR_CHOICE = LazyChoice(_extractors)
+RELATIONS_CHOICE = LazyChoice(_relations)
+
+
 def _echo_err(msg: str) -> None:
     click.echo(msg, err=True)
 

@@ -7,10 +7,18 @@ from typing import Any
 
 import click
 
-from ..compose import EXTRACTORS, RELATIONS
 from ..errors import ConfigError
 from ..loaders import FORMATS
-from . import _fail_cleanly, _ingest_progress, _json_option, main, open_memory, scope_options
+from . import (
+    EXTRACTOR_CHOICE,
+    RELATIONS_CHOICE,
+    _fail_cleanly,
+    _ingest_progress,
+    _json_option,
+    main,
+    open_memory,
+    scope_options,
+)
 
 # --- ingest / stats / forget -------------------------------------------------------------------
 
@@ -26,8 +34,8 @@ from . import _fail_cleanly, _ingest_progress, _json_option, main, open_memory, 
 @click.option("--session", default=None, help="Session id (--format openai).")
 @click.option("--session-time", default=None, help="Session start time (--format openai).")
 @click.option("--limit", type=int, default=None, help="Ingest at most N users.")
-@click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS))
-@click.option("--relations", default="auto", show_default=True, type=click.Choice(RELATIONS),
+@click.option("--extractor", default="offline", show_default=True, type=EXTRACTOR_CHOICE)
+@click.option("--relations", default="auto", show_default=True, type=RELATIONS_CHOICE,
               help="Who decides SUPERSEDES/UPDATES/CONTRADICTS beyond the slot rules: the LLM "
                    "(auto: when --extractor llm) or nobody (rules only).")
 @click.option("--verbose", "-v", is_flag=True, help="Show every rejected fact candidate.")

@@ -216,7 +216,8 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
         return ans
 
     _one_memory_tools(tool, memory, call)
-    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools)
+    # WARNING: the SDK's INFO lines (a session manager starting, each request) are not news.
+    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools, log_level="WARNING")
 
 
 def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
