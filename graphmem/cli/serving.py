@@ -88,16 +88,21 @@ def _say_when_ready(server: Any, host: str, port: int, started: float) -> None:
 
     local = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
     url = f"http://{'[' + local + ']' if ':' in local else local}:{port}/readyz"
+    told = False
     while not server.should_exit:
         if server.started:
             try:
-                if httpx.get(url, timeout=5).status_code == 200:
-                    _echo_err(f"graphmem serve: ready at http://{host}:{port} (docs /docs, MCP "
-                              f"/mcp; /readyz answered 200 after "
-                              f"{time.perf_counter() - started:.1f} s)")
-                    return
+                r = httpx.get(url, timeout=5)
             except httpx.TransportError:
-                pass
+                r = None
+            if r is not None and r.status_code == 200:
+                _echo_err(f"graphmem serve: ready at http://{host}:{port} (docs /docs, MCP "
+                          f"/mcp; /readyz answered 200 after "
+                          f"{time.perf_counter() - started:.1f} s)")
+                return
+            if r is not None and not told and time.perf_counter() - started > 30:
+                told = True  # once: what is missing (`graphmem doctor` says how to fix it)
+                _echo_err(f"graphmem serve: listening, not ready yet: {r.text}")
         time.sleep(0.1)
 
 
