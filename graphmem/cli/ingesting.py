@@ -121,6 +121,13 @@ def _messages(texts: tuple[str, ...], source: Any, one: dict[str, Any]) -> list[
     return out
 
 
+def _sent(turn: Any) -> dict[str, Any]:
+    """A message as the HTTP API takes it."""
+    sent = {"role": turn.role, "content": turn.text, "turn_id": turn.source_id,
+            "speaker": turn.speaker, "timestamp": turn.timestamp, "metadata": turn.metadata}
+    return {k: v for k, v in sent.items() if v is not None}
+
+
 @main.command()
 @click.option("--user", required=True, help="Whose memory the messages go to.")
 @click.option("--session", required=True,
@@ -144,17 +151,30 @@ def _messages(texts: tuple[str, ...], source: Any, one: dict[str, Any]) -> list[
 def remember(user, session, role, speaker, turn_id, timestamp, session_time, source, as_json,
              texts, scope) -> None:
     """Append messages to a session of the user's memory, live (each TEXT one message): the
-    turns added and the facts they made, each with what it replaced."""
+    turns added and the facts they made, each with what it replaced.
+
+    With GRAPHMEM_URL set, a running `graphmem serve` appends them (no cold start)."""
+    from ..client import RemoteMemory
+    from ..responses import AppendResult
+
     turns = _messages(texts, source, {"role": role, "speaker": speaker, "source_id": turn_id,
                                       "timestamp": timestamp, "metadata": scope["metadata"]})
-    with open_memory(answer_llm=False) as mem:
-        r = mem.append(user, session, turns, session_time=session_time,
-                       agent_id=scope["agent_id"], run_id=scope["run_id"])
+    remote = RemoteMemory.from_env()
+    if remote is not None:
+        with remote:
+            done = remote.client.remember(
+                user, session, [_sent(t) for t in turns], session_time=session_time,
+                agent_id=scope["agent_id"], run_id=scope["run_id"]).model_dump()
+    else:
+        with open_memory(answer_llm=False) as mem:
+            done = mem.append(user, session, turns, session_time=session_time,
+                              agent_id=scope["agent_id"], run_id=scope["run_id"]).to_dict()
     if as_json:
-        click.echo(json.dumps(r.to_dict(), default=str))
+        click.echo(json.dumps(done))
         return
-    click.echo(f"session {r.session_source_id}{' (new)' if r.created else ''}: "
-               f"{len(r.added)} turns added ({', '.join(t.source_id for t in r.added) or '-'}), "
+    r = AppendResult.model_validate(done)
+    click.echo(f"session {r.session}{' (new)' if r.created else ''}: {len(r.added)} turns "
+               f"added ({', '.join(t.source_turn_id for t in r.added) or '-'}), "
                f"{len(r.unchanged)} already held")
     for f in r.made:
         click.echo(f"fact [{f.status}] {f.text}  {f.id}")

@@ -90,6 +90,14 @@ def test_an_agent_and_a_run_scope_memory_in_every_door(scoped):
                              env={"GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": KEY})
     assert cli.exit_code == 0, cli.output
     assert {tuple(e["source_turn_ids"]) for e in json.loads(cli.output)["results"]} == {("a1",)}
+    said = CliRunner().invoke(main, ["remember", "--user", user, "--session", "s5", "--agent",
+                                     "cli", "--turn-id", "e1", "--timestamp",
+                                     "2026-03-05T10:00:00Z", "--json", "I have a dog."],
+                              env={"GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": KEY})
+    assert said.exit_code == 0, said.output
+    assert [t["source_turn_id"] for t in json.loads(said.output)["added"]] == ["e1"]
+    with Client(base, api_key=KEY) as c:
+        assert c.get_turn(user, "e1").metadata == {"agent_id": "cli"}
 
     # A message that names another agent than its call is refused, and nothing is written.
     bad = http.post(f"{u}/sessions/s4/messages", json={
