@@ -20,6 +20,7 @@ from starlette.routing import Route
 from .. import __version__
 from .. import responses as out
 from ..errors import Neo4jUnavailable, connection_lost
+from ..loaders import FORMATS
 from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_PAGE
 from ..models import TurnRecord
 from ..retrieval.config import PRESETS
@@ -279,7 +280,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
               response_model=out.UploadResult, responses=KEYED | BODY, dependencies=SECURITY,
               openapi_extra=UPLOAD_BODY)
     async def upload(request: Request, user_id: str = USER,
-                     format: str = Query("auto", description=DOC["format"]),
+                     format: str = Query("auto", description=DOC["format"],
+                                         json_schema_extra={"enum": ["auto", *FORMATS]}),
                      filename: str = Query("transcript.json", description=DOC["filename"]),
                      session: str | None = Query(None, description=DOC["upload_session"]),
                      session_time: str | None = Query(None,

@@ -83,6 +83,11 @@ def test_the_document_validates_and_types_every_answer(spec):
                 assert _schema(op, status) == {"$ref": "#/components/schemas/ErrorBody"}, (
                     method, path, status)
                 assert answer["description"], (method, path, status)
+    formats = {p["name"]: p for p in spec["paths"]["/v1/users/{user_id}/transcripts"]["post"][
+        "parameters"]}["format"]["schema"]
+    assert formats["default"] == "auto" and {"auto", "jsonl", "locomo"} <= set(formats["enum"])
+    search = models["SearchRequest"]["properties"]["preset"]
+    assert search["default"] == "fused" and "fused" in search["enum"]
     upload = spec["paths"]["/v1/users/{user_id}/transcripts"]["post"]["requestBody"]
     assert upload["required"] and set(upload["content"]) == {"application/octet-stream"}
     read = spec["paths"]["/v1/users/{user_id}/facts"]["get"]["responses"]
