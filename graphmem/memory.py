@@ -40,6 +40,7 @@ from .models import Evidence, Transcript, TurnRecord, stable_id
 from .pages import Page
 from .pages import decode as decode_cursor
 from .pages import page as make_page
+from .places import fold_whole_turn_pieces
 from .reembed import ReembedReport
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
@@ -449,19 +450,22 @@ class Memory:
         _bounded(query, "query", MAX_QUERY_CHARS)
         _whole(k, "k", 1, MAX_K)
         pairs = _filter(metadata, agent_id, run_id)
-        if pairs is None:
-            return self._known(user_id, self.retriever.search(
-                user_id, query, question_date=question_date, as_of=as_of, k=k, config=config))
-        # The metadata filter is applied after retrieval, not inside its tunnels (which rank
-        # over all the user's evidence and would each need the filter): the ranking is drawn
-        # MAX_K deep, then only items whose turn holds every pair are kept (one query), in
-        # order, up to k. A filter matching few turns may so return fewer than k items.
+        # The ranking is drawn MAX_K deep (retrieval ranks every candidate whatever k is, and
+        # cuts at the end), so that k places remain after a piece that only repeats its turn
+        # is folded into it (graphmem.places) and after the metadata filter.
         found = self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                       k=MAX_K, config=config)
-        turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
-        keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
-                if turn_ids else set())
-        found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
+        found.evidence = fold_whole_turn_pieces(found.evidence)
+        if pairs is not None:
+            # The metadata filter is applied after retrieval, not inside its tunnels (which rank
+            # over all the user's evidence and would each need the filter): only items whose
+            # turn holds every pair are kept (one query), in order. A filter matching few turns
+            # may so return fewer than k items.
+            turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
+            keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
+                    if turn_ids else set())
+            found.evidence = [e for e in found.evidence if e.turn_id in keep]
+        found.evidence = found.evidence[:k]
         return self._known(user_id, found)
 
     def _known(self, user_id: str, found: Any) -> Any:

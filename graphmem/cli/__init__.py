@@ -61,6 +61,25 @@ class LazyChoice(click.Choice):
         pass
 
 
+def _extractors() -> list[str]:
+    from ..compose import EXTRACTORS
+
+    return list(EXTRACTORS)
+
+
+def _relations() -> list[str]:
+    from ..compose import RELATIONS
+
+    return list(RELATIONS)
+
+
+# The extractor and relation-judge choices, read from graphmem.compose only by a command that
+# takes them: compose loads the extractors and the LLM client library, which a command talking
+# to a server (`ask`, `search` with GRAPHMEM_URL) never needs.
+EXTRACTOR_CHOICE = LazyChoice(_extractors)
+RELATIONS_CHOICE = LazyChoice(_relations)
+
+
 def _echo_err(msg: str) -> None:
     click.echo(msg, err=True)
 
@@ -96,6 +115,39 @@ def _parse_when(value: str | None, name: str) -> datetime | None:
     if parsed is None:
         raise click.BadParameter(f"cannot read {value!r} as a date or time", param_hint=name)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def _json_option(value: str | None, name: str) -> Any:
+    """The JSON an option holds (Memory checks what it holds), or None."""
+    if value is None:
+        return None
+    try:
+        return json.loads(value)
+    except ValueError:
+        raise click.BadParameter('not JSON; give an object, e.g. \'{"channel": "chat"}\'',
+                                 param_hint=name) from None
+
+
+def scope_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--metadata, --agent and --run: the labels a message gets (remember), or the only memory
+    read (search, facts, timeline); Memory's `metadata`, `agent_id` and `run_id`, as over HTTP
+    and MCP. The command receives them as `scope` (keyword arguments for Memory)."""
+
+    @click.option("--metadata", "metadata", default=None, metavar="JSON",
+                  help="A flat JSON object of labels: kept on a message (remember); only "
+                       "evidence from turns holding every one of these pairs (reading).")
+    @click.option("--agent", "agent_id", default=None,
+                  help="The agent (the reserved metadata key agent_id).")
+    @click.option("--run", "run_id", default=None,
+                  help="The run, one task or episode (the reserved metadata key run_id).")
+    @functools.wraps(fn)
+    def wrapper(*args: Any, metadata: str | None, agent_id: str | None, run_id: str | None,
+                **kwargs: Any) -> Any:
+        scope = {"metadata": _json_option(metadata, "--metadata"), "agent_id": agent_id,
+                 "run_id": run_id}
+        return fn(*args, scope=scope, **kwargs)
+
+    return wrapper
 
 
 def _day(value: Any) -> str:
