@@ -322,7 +322,7 @@ def slots_with_companions(slots: list[str], favorites: Callable[[], list[dict[st
 def stance_heads(slots: list[str]) -> list[dict[str, str]]:
     """For each stance slot, its prefix and the last word of its value: the family of values
     sharing that head ("dark chocolate", "chocolate")."""
-    out = {}
+    out: dict[tuple[str, str], None] = {}
     for slot in slots:
         prefix, sep, value = slot.partition("|stance|")
         if sep and value.split():

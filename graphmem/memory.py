@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Concatenate, ParamSpec, TypeVar
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -51,6 +51,10 @@ from .timestamps import read_time_zone, read_timestamp
 
 # The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
 # with OutOfBounds (HTTP 422, an MCP tool error, one CLI line) before anything is written.
+P = ParamSpec("P")
+R = TypeVar("R")
+K = TypeVar("K")  # a result checked by `_known`
+
 MAX_APPEND_TURNS = 100  # messages in one append call
 MAX_MESSAGE_CHARS = 100_000  # characters of one appended message
 MAX_QUERY_CHARS = 4_000  # characters of a search query or a question
@@ -97,12 +101,12 @@ def _whole(value: Any, name: str, low: int, high: int) -> None:
         raise OutOfBounds(f"{name} must be a whole number from {low} to {high} (got {value!r})")
 
 
-def _neo4j_lost(method: Callable[..., Any]) -> Callable[..., Any]:
+def _neo4j_lost(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
     """Raise Neo4jUnavailable, one line saying what happened and what to do, when the
     connection to Neo4j breaks during `method` (the driver's own errors are not graphmem's)."""
 
     @functools.wraps(method)
-    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(self, *args, **kwargs)
         except GraphmemError:
@@ -464,7 +468,7 @@ class Memory:
         found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
         return self._known(user_id, found)
 
-    def _known(self, user_id: str, found: Any) -> Any:
+    def _known(self, user_id: str, found: K) -> K:
         """`found`, once an empty result is known not to stand for an unknown user (UnknownUser:
         HTTP 404, an MCP tool error, one CLI line); a result with items needs no query."""
         if not (found.evidence if isinstance(found, SearchResult) else found):

@@ -47,10 +47,11 @@ class LazyChoice(click.Choice):
     value given): importing it up front would load the Neo4j driver for every command."""
 
     def __init__(self, load: Callable[[], list[str]]):
-        self._load, self._loaded = load, None
+        self._load = load
+        self._loaded: tuple[str, ...] | None = None
         super().__init__([])
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         if self._loaded is None:
             self._loaded = tuple(self._load())

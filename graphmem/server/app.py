@@ -231,7 +231,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         session already holds changes nothing; only the new turns are processed. Returns the
         turns added and the facts they made (`made`), each with the facts it replaced."""
         authorize(request, user_id)
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time, agent_id=body.agent_id,

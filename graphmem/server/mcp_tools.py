@@ -108,10 +108,12 @@ def _strict(tool: Tool) -> Tool:
                              f"{tool.name} takes {', '.join(accepted)}")
         return data
 
-    strict = type(base.__name__, (base,), {
+    strict: Any = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "model_config": ConfigDict(extra="forbid"),  # additionalProperties: false in the schema
-        "refuse_unknown": model_validator(mode="before")(classmethod(refuse_unknown))})
+        # pydantic takes the classmethod object at run time; its stubs name functions only
+        "refuse_unknown": model_validator(mode="before")(
+            classmethod(refuse_unknown))})  # type: ignore[arg-type]
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
     return tool
@@ -166,7 +168,9 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                                        f"and the time of messages without a timestamp. {_ISO}."
                        )] = None, agent_id: AgentId = None,
                        run_id: RunId = None) -> out.AppendResult:
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time, agent_id=agent_id, run_id=run_id)
@@ -186,7 +190,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "ids and the date it was said.")
     async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = DEFAULT_K,
                             question_date: QuestionDate = None, as_of: AsOf = None,
-                            preset: Preset = DEFAULT_PRESET,
+                            preset: Preset = DEFAULT_PRESET,  # type: ignore[valid-type]
                             metadata: MetadataFilter = None, agent_id: AgentId = None,
                             run_id: RunId = None) -> out.SearchHits:
         found = await call(ctx, user_id, memory.search, user_id, query,
