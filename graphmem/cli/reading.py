@@ -6,13 +6,13 @@ from typing import Any
 
 import click
 
-from . import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
+from .group import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
 
 MAX_TEXT_CHARS = 1000
 
 
 def _presets() -> list[str]:
-    from ..retrieval.config import PRESETS
+    from ..retrieval.config import PRESETS  # deferred: graphmem.retrieval loads numpy and the store
 
     return list(PRESETS)
 
@@ -33,7 +33,7 @@ def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, q
     """Search one user's memory and print ranked evidence with its source turn ids.
 
     With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
-    from ..client import RemoteMemory
+    from ..client import RemoteMemory  # deferred: the server client loads httpx and pydantic
 
     preset = preset or "fused"
     qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")

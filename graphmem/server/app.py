@@ -160,9 +160,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     pool = WorkerPool(workers, max_pending, breaker)
     mcp_handler, lifespan = None, None
     if mcp:
+        # Deferred: the mcp SDK (about 2 s to import here), for an app that serves /mcp only.
         from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 
-        from .mcp_tools import build_mcp
+        from .mcp_tools import build_mcp  # deferred with the mcp SDK (it imports it)
 
         mcp_server = build_mcp(memory, keys, run=pool.run)
         mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)

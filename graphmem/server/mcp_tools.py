@@ -3,10 +3,12 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -124,10 +126,6 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     loop (the HTTP server's bounded pool); by default a worker thread."""
     keys = keys or KeyRing()
     if run is None:
-        import functools
-
-        import anyio
-
         async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
