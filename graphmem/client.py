@@ -446,7 +446,7 @@ class AsyncClient(_Operations):
     async def aclose(self) -> None:
         await self.http.aclose()
 
-    async def _send(self, request: _Request[T]) -> T:  # type: ignore[override]
+    async def _send(self, request: _Request[T]) -> T:
         return request.parse(await self.raw(request))
 
     async def raw(self, request: _Request[Any]) -> Any:

@@ -9,7 +9,7 @@ import click
 
 from ..errors import ConfigError
 from ..loaders import FORMATS
-from . import (
+from .group import (
     EXTRACTOR_CHOICE,
     RELATIONS_CHOICE,
     _fail_cleanly,
@@ -47,8 +47,9 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
 
     With GRAPHMEM_URL set, the file is sent to a running `graphmem serve` (for one --user; the
     server's extractor settings apply)."""
+    # Deferred: the server client loads httpx and pydantic; the file's ingest the whole pipeline.
     from ..client import RemoteMemory
-    from ..files import TranscriptFile
+    from ..files import TranscriptFile  # deferred: loads the ingest pipeline (seconds)
 
     remote = RemoteMemory.from_env()
     if remote is not None:

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from . import (
+from .group import (
     LazyChoice,
     _day,
     _dump,
@@ -21,7 +21,7 @@ MAX_TEXT_CHARS = 1000
 
 
 def _presets() -> list[str]:
-    from ..retrieval.config import PRESETS
+    from ..retrieval.config import PRESETS  # deferred: graphmem.retrieval loads numpy and the store
 
     return list(PRESETS)
 
@@ -44,7 +44,7 @@ def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, q
     """Search one user's memory and print ranked evidence with its source turn ids.
 
     With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
-    from ..client import RemoteMemory
+    from ..client import RemoteMemory  # deferred: the server client loads httpx and pydantic
 
     preset = preset or "fused"
     qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")
@@ -107,7 +107,7 @@ def _print_search(out: dict[str, Any], explain: bool) -> None:
 LIMIT_HELP = "At most this many facts (default: every one, up to the bound graphmem.memory sets)."
 
 
-def _limit(limit: int | None) -> dict[str, int]:
+def _limit(limit: int | None) -> dict[str, Any]:
     """Memory's own default and bound (MAX_FACTS) apply unless a limit is given."""
     return {} if limit is None else {"limit": limit}
 

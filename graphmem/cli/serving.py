@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..errors import ConfigError
-from . import EXTRACTOR_CHOICE, RELATIONS_CHOICE, _echo_err, _fail_cleanly, main, open_memory
+from .group import EXTRACTOR_CHOICE, RELATIONS_CHOICE, _echo_err, _fail_cleanly, main, open_memory
 
 
 def _loopback(host: str) -> bool:
@@ -45,9 +45,9 @@ def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_b
 
     API keys: GRAPHMEM_API_KEYS="KEY=alice,bob;ADMINKEY=*" and/or GRAPHMEM_API_KEYS_FILE (JSON
     {"KEY": ["alice"], "ADMINKEY": "*"}). Without keys the server listens on loopback only."""
-    import uvicorn
+    import uvicorn  # deferred: uvicorn and the server (FastAPI, mcp) load for `serve` only
 
-    from ..server import KeyRing, create_app
+    from ..server import KeyRing, create_app  # deferred: FastAPI, mcp and the whole of Memory
 
     if torch_threads is not None and torch_threads < 1:
         raise ConfigError("--torch-threads must be at least 1")
@@ -58,11 +58,12 @@ def serve(host, port, workers, torch_threads, embed_batching, max_pending, max_b
             raise ConfigError(f"refusing to listen on {host} without API keys: set "
                               "GRAPHMEM_API_KEYS or GRAPHMEM_API_KEYS_FILE, or use --host 127.0.0.1")
         _echo_err("graphmem serve: no API keys configured, so loopback only and every user open")
+    # Deferred with the server above: the embedders (numpy) and the batching queue.
     from ..compose import embedder as configured_embedder
-    from ..server.batching import BatchingEmbedder
+    from ..server.batching import BatchingEmbedder  # deferred likewise
 
     if torch_threads is not None:  # torch is loaded only for an embedder that runs on it
-        import torch
+        import torch  # deferred: torch (seconds), an optional dependency of one embedder
 
         torch.set_num_threads(torch_threads)
     embedder = BatchingEmbedder(configured_embedder()) if embed_batching else configured_embedder()
@@ -113,7 +114,7 @@ def _say_when_ready(server: Any, host: str, port: int, started: float) -> None:
 def mcp_stdio(extractor, relations) -> None:
     """Serve memory to an MCP client over stdio (tools: remember, search_memory, current_facts,
     timeline, inspect, answer). The client launches this command; logs go to stderr."""
-    from ..server.mcp_tools import build_mcp
+    from ..server.mcp_tools import build_mcp  # deferred: the mcp SDK and FastAPI (seconds)
 
     mem = open_memory(extractor=extractor, relations=relations)
     mem.warm()

@@ -15,6 +15,7 @@ from ..errors import InputError
 from ..knowledge import cutoff, decisions_known_at, known, status_at
 from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
+from ..store.search import SlotState
 from ..store.time import utc, utc_native
 from .config import PRESETS, RetrievalConfig, preset
 from .coverage import spread
@@ -197,7 +198,7 @@ class Retriever:
                     continue
                 r["status"] = "active"
             elif r.get("slot_states") is not None:
-                states = [[p, status_at(st, vf, vu, at), i, slot, said, vf, vu]
+                states = [SlotState(p, status_at(st, vf, vu, at), i, slot, said, vf, vu)
                           for p, st, i, slot, said, vf, vu in r["slot_states"]
                           if known(said, at)]
                 states = [s for s in states if s[1] is not None]  # not begun then
@@ -221,7 +222,7 @@ class Retriever:
                 d = decided[r["id"]]
                 r.update(status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
             elif r["type"] != "fact" and r.get("slot_states") is not None:
-                states = [[p, decided[i].status if i in decided else st, i, slot, at, vf, vu]
+                states = [SlotState(p, decided[i].status if i in decided else st, i, slot, at, vf, vu)
                           for p, st, i, slot, at, vf, vu in r["slot_states"]
                           if known(utc_native(at), known_at)]
                 r.update(slot_states=states, slot_facts=len(states),

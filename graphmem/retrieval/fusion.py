@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ..models import Evidence
+from ..store.search import SlotState
 from .config import RetrievalConfig
 from .query import TemporalIntent
 from .tunnels import Hit
@@ -106,7 +107,7 @@ def merge_near_duplicates(ordered: list[dict[str, Any]],
     return kept
 
 
-def stale_on_asked_slot(slot_states: list[list[str]] | None, slots: Sequence[str]) -> bool:
+def stale_on_asked_slot(slot_states: Sequence[SlotState] | None, slots: Sequence[str]) -> bool:
     """Does the turn state a no-longer-current value of a slot the question asks about, and no
     current one ("I live in Denver" for "where do I live now?", after a move)?"""
     if not slot_states or not slots:

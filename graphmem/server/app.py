@@ -188,9 +188,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     pool = WorkerPool(workers, max_pending, breaker)
     mcp_handler, lifespan = None, None
     if mcp:
+        # Deferred: the mcp SDK (about 2 s to import here), for an app that serves /mcp only.
         from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 
-        from .mcp_tools import build_mcp
+        from .mcp_tools import build_mcp  # deferred with the mcp SDK (it imports it)
 
         mcp_server = build_mcp(memory, keys, run=pool.run)
         mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)
@@ -260,7 +261,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         session already holds changes nothing; only the new turns are processed. Returns the
         turns added and the facts they made (`made`), each with the facts it replaced."""
         authorize(request, user_id)
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time, agent_id=body.agent_id,

@@ -3,11 +3,13 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
@@ -99,10 +101,12 @@ def _strict(tool: Tool) -> Tool:
                              f"{tool.name} takes {', '.join(accepted)}")
         return data
 
-    strict = type(base.__name__, (base,), {
+    strict: Any = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "model_config": ConfigDict(extra="forbid"),  # additionalProperties: false in the schema
-        "refuse_unknown": model_validator(mode="before")(classmethod(refuse_unknown))})
+        # pydantic takes the classmethod object at run time; its stubs name functions only
+        "refuse_unknown": model_validator(mode="before")(
+            classmethod(refuse_unknown))})  # type: ignore[arg-type]
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
     return tool
@@ -113,10 +117,6 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     loop (the HTTP server's bounded pool); by default a worker thread."""
     keys = keys or KeyRing()
     if run is None:
-        import functools
-
-        import anyio
-
         async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
@@ -152,7 +152,9 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                        session_time: Annotated[datetime | None, Field(
                            description=DOC["session_time"])] = None, agent_id: AgentId = None,
                        run_id: RunId = None) -> out.AppendResult:
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time, agent_id=agent_id, run_id=run_id)
@@ -171,7 +173,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "ids and the date it was said.")
     async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = DEFAULT_K,
                             question_date: QuestionDate = None, as_of: AsOf = None,
-                            preset: Preset = DEFAULT_PRESET,
+                            preset: Preset = DEFAULT_PRESET,  # type: ignore[valid-type]
                             metadata: MetadataFilter = None, agent_id: AgentId = None,
                             run_id: RunId = None) -> out.SearchHits:
         found = await call(ctx, user_id, memory.search, user_id, query,

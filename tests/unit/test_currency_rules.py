@@ -1,4 +1,5 @@
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from graphmem.currency import (
@@ -12,6 +13,7 @@ from graphmem.currency import (
     slot_key,
     slots_with_companions,
 )
+from graphmem.store.currency import FavoriteValue
 
 
 def dt(m, d=1):
@@ -290,8 +292,7 @@ def test_a_favourite_ends_when_its_value_is_disliked_later():
 
 
 def test_value_companions_bring_each_favourite_and_its_stance():
-    favs = [{"slot": "user|favorite_food", "value": "Sushi"},
-            {"slot": "sam|favorite_band", "value": "Muse"}]
+    favs = [FavoriteValue("user|favorite_food", "Sushi"), FavoriteValue("sam|favorite_band", "Muse")]
     assert slots_with_companions(["user|stance|ramen"], lambda: favs, lambda _pairs: []) == [
         "user|stance|ramen", "user|favorite_food", "user|stance|sushi", "sam|favorite_band",
         "sam|stance|muse"]
@@ -332,9 +333,7 @@ def test_stance_heads():
 
 
 def mention(id_, pred, value, mentioned, modality="asserted"):
-    f = fact(id_, pred, value, mentioned, modality)
-    f.mention = True
-    return f
+    return replace(fact(id_, pred, value, mentioned, modality), mention=True)
 
 
 def test_a_later_fact_ends_a_mention_without_an_edge():
