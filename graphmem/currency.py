@@ -387,13 +387,17 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
     thing is that thing with more words after it ("chicago" → "chicago marathon"), as an outcome
     in their own slot would: the first one mentioned after the plan was made, in a later
     session, that happened no earlier. A longer thing's outcome closes no shorter plan: running
-    the Chicago marathon says nothing of a trip to Chicago."""
+    the Chicago marathon says nothing of a trip to Chicago. Only a name counts, as the user wrote
+    it (capitalised): "thinking of getting a shoe organizer" names no shoe rack planned before
+    (a wrong edge of the audit of 2026-12-04)."""
     decided = {d.id: d for d in total.facts}
     for short, facts in by_slot.items():
         if "|plan|" not in short:
             continue
+        thing = short.partition("|plan|")[2]
         outcomes = sorted((f for f in facts if not is_plan(f.predicate, f.modality)
-                           and not f.mention), key=lambda f: (f.mentioned_at, *f.said_order()))
+                           and not f.mention and _names(f.value, thing)),
+                          key=lambda f: (f.mentioned_at, *f.said_order()))
         if not outcomes:
             continue
         for long, plans in by_slot.items():
@@ -409,6 +413,12 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
                     d.status = "superseded"
                     d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
                     total.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+
+
+def _names(value: str | None, thing: str) -> bool:
+    """Whether `value` says `thing` as a name: each of its words there, capitalised."""
+    said = {w.strip(".,!?'’\"") for w in (value or "").split() if w[:1].isupper()}
+    return bool(thing) and all(any(normalise_name(w) == t for w in said) for t in thing.split())
 
 
 def _is_student(fact: SlotFact) -> bool:

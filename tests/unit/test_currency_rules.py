@@ -396,6 +396,11 @@ def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
     same = fact("c", "cancelled", "Berlin", dt(2, 1), idx=1)
     assert by_id(decide_slots({"user|plan|berlin marathon": [plan],
                                "user|plan|berlin": [same]}))["p"].status == "active"
+    # only a name counts: a plain word is no plan's name ("getting a shoe organizer" later)
+    rack = fact("k", "plans", "getting a shoe rack", dt(2, 1), modality="hypothetical")
+    shoe = fact("o", "bought", "shoe", dt(3, 10))
+    d = decide_slots({"user|plan|shoe rack": [rack], "user|plan|shoe": [shoe]})
+    assert by_id(d)["k"].status == "active" and d.links == []
     trip = fact("t", "plans", "a trip to Berlin", dt(2, 1), modality="planned")
     ran = fact("r", "ran", "the Berlin marathon", dt(4, 20))
     d = decide_slots({"user|plan|berlin": [trip], "user|plan|berlin marathon": [ran]})
