@@ -65,12 +65,14 @@ class LazyChoice(click.Choice):
 
 
 def _extractors() -> list[str]:
+    # deferred: graphmem.compose loads the extractors and the LLM client library
     from ..compose import EXTRACTORS
 
     return list(EXTRACTORS)
 
 
 def _relations() -> list[str]:
+    # deferred: graphmem.compose loads the extractors and the LLM client library
     from ..compose import RELATIONS
 
     return list(RELATIONS)

@@ -97,7 +97,7 @@ def _messages(texts: tuple[str, ...], source: Any, one: dict[str, Any]) -> list[
     """The messages to append: one per TEXT with the options' role, ids and time, or the JSON
     list --messages holds (each {"role", "content", "turn_id", "speaker", "timestamp",
     "metadata"}, as HTTP and MCP take them)."""
-    from ..models import TurnRecord
+    from ..models import TurnRecord  # deferred: graphmem.models loads pydantic's response models
 
     if bool(texts) == (source is not None):
         raise click.UsageError("give the message text, or --messages FILE, not both")
@@ -155,6 +155,7 @@ def remember(user, session, role, speaker, turn_id, timestamp, session_time, sou
     turns added and the facts they made, each with what it replaced.
 
     With GRAPHMEM_URL set, a running `graphmem serve` appends them (no cold start)."""
+    # deferred: the client loads httpx, the responses pydantic (neither needed by other commands)
     from ..client import RemoteMemory
     from ..responses import AppendResult
 

@@ -85,7 +85,7 @@ def _say_when_ready(server: Any, host: str, port: int, started: float) -> None:
     """Say "ready" once the server's own /readyz answers 200 (the socket listens, Neo4j answers,
     the schema is applied, the model is loaded), not before: a script waiting for the line may
     send its first request at once."""
-    import httpx
+    import httpx  # deferred: httpx, only to poll the server's own /readyz
 
     local = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
     url = f"http://{'[' + local + ']' if ':' in local else local}:{port}/readyz"

@@ -168,18 +168,18 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
         name = named.group("name")
         end = min(os + named.end() - (len(seg) - (oe - os)), len(text))
         if noun in L.PETS:
-            pet = L.PETS[noun]
+            kind = L.PETS[noun]
             out.append(fact(
-                s, "possession", f"owns:{slug(pet)}", f"User has a {pet} named {name}.",
+                s, "possession", f"owns:{slug(kind)}", f"User has a {kind} named {name}.",
                 m.start(), end, value=name, modality=modality,
                 roles=[user_role(), RoleRef("pet", name, "pet")], time=time))
-            count = "+1" if acquire or named.group(0).lower().startswith("another") else "1"
+            more = "+1" if acquire or named.group(0).lower().startswith("another") else "1"
             if modality == "asserted":
                 out.append(fact(
-                    s, "possession", f"owns_count:{slug(pet)}",
-                    f"User got another {pet}." if count == "+1" else f"User has a {pet}.",
-                    m.start(), end, value=count, time=time,
-                    roles=[user_role(), RoleRef("object", pet, "pet")]))
+                    s, "possession", f"owns_count:{slug(kind)}",
+                    f"User got another {kind}." if more == "+1" else f"User has a {kind}.",
+                    m.start(), end, value=more, time=time,
+                    roles=[user_role(), RoleRef("object", kind, "pet")]))
         elif noun in L.RELATIONS and not acquire:
             rel = L.RELATIONS[noun]
             out.append(fact(

@@ -92,7 +92,7 @@ def _fact(text: str, raw: object, where: str) -> LabelledFact:
     if pred is None:
         raise CorpusError(f"{where}.predicate: {name!r} is not a registry predicate")
     try:
-        change = Change(raw.get("change"))
+        change = Change(str(raw.get("change")))
     except ValueError:
         raise CorpusError(f"{where}.change: {raw.get('change')!r} is not one of "
                           f"{[c.value for c in Change]}") from None
@@ -178,7 +178,8 @@ def load(root: Path = CORPUS_DIR) -> list[Message]:
 def split(messages: Iterable[Message], heldout: frozenset[str]) -> tuple[list[Message],
                                                                          list[Message]]:
     """(train, held-out) by batch: a batch is wholly on one side."""
-    train, test = [], []
+    train: list[Message] = []
+    test: list[Message] = []
     for m in messages:
         (test if m.batch in heldout else train).append(m)
     return train, test
@@ -213,8 +214,8 @@ def main(argv: list[str]) -> int:
     for path in files:
         try:
             messages += read_file(path, errors)
-        except OSError as err:
-            errors.append(str(err))
+        except OSError as exc:
+            errors.append(str(exc))
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
     for line in summary(messages):

@@ -112,13 +112,13 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
     out: list[FactCandidate | None] = []
     for m in ORDINAL_GOT.finditer(text):
         o = m.group("ord").lower()
-        n = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
+        nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
         pred = count_slot(m.group("noun"), m.group("verb"))
-        if pred and n >= 2 and not s.hedged(m.start()):
-            out.append(_count_fact(s, m, pred, str(n), f"User now has {n} "
+        if pred and nth >= 2 and not s.hedged(m.start()):
+            out.append(_count_fact(s, m, pred, str(nth), f"User now has {nth} "
                                    f"{m.group('noun').lower()}s (a {o} one)."
                                    if not pred.startswith("count:") or pred == "count:child"
-                                   else f"User has done {n} {m.group('noun').lower()}s."))
+                                   else f"User has done {nth} {m.group('noun').lower()}s."))
     for m in UP_DOWN.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))

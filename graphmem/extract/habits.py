@@ -102,7 +102,7 @@ def base_verb(word: str) -> str | None:
 
 def object_words(phrase: str) -> list[str]:
     """The object's words, without articles, up to a preposition, number or adverb."""
-    words = []
+    words: list[str] = []
     for w in re.findall(r"[A-Za-z][\w'’-]*", _MEASURE.sub(" ", phrase)):
         low = w.lower()
         if low.endswith("ly") and len(low) > 5 and not words and low not in L.CONSUMABLES:
@@ -288,8 +288,7 @@ def advised(s: Sentence) -> list[FactCandidate]:
             out.append(candidate(s, ("consumes", value), m.start(), m.end(), how="routine"))
     for m in HABIT_ENDED.finditer(text):
         noun = singular(m.group("what") or m.group("what2"))
-        verb = noun if noun in L.ACTIVITY_VERBS else None
-        found = (f"does:{gerund(verb)}", gerund(verb)) if verb else None
+        found = (f"does:{gerund(noun)}", gerund(noun)) if noun in L.ACTIVITY_VERBS else None
         if found and not s.hedged(m.start()):
             out.append(candidate(s, found, m.start(), m.end(), how="stop"))
     return [f for f in out if f]

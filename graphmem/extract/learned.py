@@ -41,7 +41,7 @@ def _subject(tagged: Any) -> str:
     return roles[-1] if roles else tagged.subject
 
 
-def _stored_predicate(tagged: Any) -> tuple[str, str | None] | None:
+def _stored_predicate(tagged: Any) -> tuple[str, str] | None:
     """(stored predicate, stored value) of a tagged fact; None when it cannot be stored."""
     name, value = tagged.predicate, tagged.value.text
     key = tagged.key.text if tagged.key else None

@@ -5,6 +5,7 @@ dated events ("my cousin's graduation is on 3 May")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..models import FactCandidate, RoleRef
 from . import lexicon as L
@@ -301,10 +302,10 @@ def job_mentions(s: Sentence, before: str = "") -> list[FactCandidate]:
                 out.append(_employer(s, m, org, end))
     if "promot" in (before[-120:] + text).lower():  # "GOT THE PROMOTION!!! senior designer …"
         for m in PROMOTED_ROLE.finditer(text):
-            role = clean(m.group("role")).lower()
-            if not vague(role) and not s.hedged(m.start()):
-                out.append(fact(s, "attribute", "occupation", f"User is now a {role}.",
-                                m.start(), m.end("role"), value=role,
+            title = clean(m.group("role")).lower()
+            if not vague(title) and not s.hedged(m.start()):
+                out.append(fact(s, "attribute", "occupation", f"User is now a {title}.",
+                                m.start(), m.end("role"), value=title,
                                 time=s.time_for(m.start(), m.end(), s.clause_end(m.end())),
                                 roles=[user_role()]))
     for m in (*TEACH.finditer(text), *TEACHING.finditer(text)):
@@ -373,7 +374,7 @@ def _said_of_user(text: str, m: re.Match[str]) -> bool:
     return bool(subjects) and subjects[-1].group(0).lower() in ("i", "we")
 
 
-def homes(s: Sentence, so_far: list[FactCandidate] = ()) -> list[FactCandidate]:
+def homes(s: Sentence, so_far: Sequence[FactCandidate] = ()) -> list[FactCandidate]:
     """Where the user lives, said indirectly: renting / settled / "our new place is in" / "home
     is"; and the home given up ("sold the house in Portland")."""
     text = s.text
@@ -400,10 +401,12 @@ def homes(s: Sentence, so_far: list[FactCandidate] = ()) -> list[FactCandidate]:
                     or P.DATE_WORD.fullmatch(value):
                 continue  # "my new apartment in March": a date, not a place
             if rx is LEFT_NAMED_HOME:
-                end = _HOME_NOUN_AFTER.match(text, end).end()
+                noun = _HOME_NOUN_AFTER.match(text, end)
+                end = noun.end() if noun else end
             elif modality == "negated" and m.group(0).lower().startswith(("my", "our")):
-                end = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
-                    text, end).end()
+                sold = re.compile(r"\s+\w+\s+(?:is\s+|has\s+|got\s+)?sold", re.I).match(
+                    text, end)
+                end = sold.end() if sold else end
             time = s.time_for(m.start(), end, s.clause_end(end))
             sentence = f"User lives in {value}." if modality == "asserted" else \
                 f"User no longer lives in {value}."

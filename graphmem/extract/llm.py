@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ..llm.client import LLMClient
@@ -53,7 +54,7 @@ class LLMExtractor:
             texts = [text for text, _role in items]
             answers = self.client.complete_json(
                 prompt.build_batch_messages(items), prompt.BATCH_SCHEMA_NAME,
-                prompt.BATCH_SCHEMA, lambda obj, texts=texts: prompt.parse_batch(obj, texts))
+                prompt.BATCH_SCHEMA, functools.partial(prompt.parse_batch, texts=texts))
             for i, found in zip(chunk, answers, strict=True):
                 out[i] = self._stamped(found)
         for (text, role), found in zip(pieces, out, strict=True):

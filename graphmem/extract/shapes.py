@@ -51,8 +51,8 @@ def plans(s: Sentence) -> list[FactCandidate]:
                 raw = text[rs:end]
         body = clean(raw, drop_possessive=False) if not raw.lower().startswith(
             ("a ", "an ", "the ")) else raw.strip(L.PUNCT_STRIP)
-        place = (marker == "going to" and P.PROPER.match(body) is not None
-                 and P.PROPER.match(body).end() == len(body))  # "we're going to Rome in May"
+        proper = P.PROPER.match(body) if marker == "going to" else None
+        place = proper is not None and proper.end() == len(body)  # "we're going to Rome in May"
         if not body or vague(clean(body)) or P.PRONOUN_START.match(body) or (
                 " " not in body and not place):
             continue
@@ -128,11 +128,12 @@ def not_for_me(s: Sentence) -> list[FactCandidate]:
     for m in NOT_FOR_ME.finditer(text):
         lead = re.match(r"(?:(?:honestly|but|and|now|so|well|tbh|frankly|sadly)\s+)*",
                         m.group("obj"), re.IGNORECASE)
-        value = clean(m.group("obj")[lead.end():])
+        skip = lead.end() if lead else 0
+        value = clean(m.group("obj")[skip:])
         if s.hedged(m.start()) or vague(value) or P.PRONOUN_START.match(value):
             continue
         out.append(fact(s, "preference", "dislikes", f"User no longer enjoys {display(value)}.",
-                        m.start("obj") + lead.end(), m.end(), value=value,
+                        m.start("obj") + skip, m.end(), value=value,
                         roles=[user_role(), RoleRef("object", value, type_of(value))]))
     return [f for f in out if f]
 

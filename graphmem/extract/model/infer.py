@@ -22,6 +22,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from tokenizers import Tokenizer
@@ -70,7 +71,7 @@ def bio_spans(tags: list[str], offsets: list[tuple[int, int]]) -> list[tuple[str
     for i, tag in enumerate(tags):
         if tag == "O" or not tag:
             if cur:
-                out.append(tuple(cur))  # type: ignore[arg-type]
+                out.append(tuple(cur))
             cur = None
             continue
         bio, typ = tag[0], tag[2:]
@@ -79,10 +80,10 @@ def bio_spans(tags: list[str], offsets: list[tuple[int, int]]) -> list[tuple[str
             cur[2] = i
             continue
         if cur:
-            out.append(tuple(cur))  # type: ignore[arg-type]
+            out.append(tuple(cur))
         cur = [typ, i, i]
     if cur:
-        out.append(tuple(cur))  # type: ignore[arg-type]
+        out.append(tuple(cur))
     return out
 
 
@@ -131,7 +132,7 @@ class ModelTagger:
     """The shipped ONNX tagger: `tag(texts)` → the facts of each message."""
 
     def __init__(self, weights_dir: Path | str = WEIGHTS_DIR, *, model_file: str = "model.onnx",
-                 threads: int = 2, batch_size: int = 32, session: object = None) -> None:
+                 threads: int = 2, batch_size: int = 32, session: Any = None) -> None:
         """`session`: anything with onnxruntime's `run(None, feeds)` (training scores the torch
         model through it); by default the ONNX model `model_file` in `weights_dir`."""
         weights_dir = Path(weights_dir)
