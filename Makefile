@@ -30,8 +30,12 @@ demo: install
 test: install
 	$(BIN)/pytest
 
+# ruff, then mypy ([tool.mypy] in pyproject.toml). mypy finds graphmem.cypher, .schema and
+# .loaders where the installed package has them: inside graphmem/ (links, ignored by git).
 lint:
 	$(BIN)/ruff check graphmem bench cypher schema loaders tests
+	for d in cypher schema loaders; do [ -e graphmem/$$d ] || ln -s ../$$d graphmem/$$d; done
+	$(BIN)/mypy
 
 fmt:
 	$(BIN)/ruff format graphmem bench cypher schema loaders tests

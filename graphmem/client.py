@@ -446,7 +446,7 @@ class AsyncClient(_Operations):
     async def aclose(self) -> None:
         await self.http.aclose()
 
-    async def _send(self, request: _Request[T]) -> T:  # type: ignore[override]
+    async def _send(self, request: _Request[T]) -> T:
         return request.parse(await self.raw(request))
 
     async def raw(self, request: _Request[Any]) -> Any:
@@ -498,20 +498,23 @@ class RemoteMemory:
         return value.isoformat() if value else None
 
     def search(self, user_id: str, query: str, *, question_date: datetime | None, as_of:
-               datetime | None, k: int, preset: str, explain: bool) -> dict[str, Any]:
-        body = {"query": query, "question_date": self._when(question_date),
-                "as_of": self._when(as_of), "k": k, "preset": preset, "explain": explain}
-        return self._call("POST", f"/v1/users/{user_id}/search", json=body)
+               datetime | None, k: int, preset: str, explain: bool,
+               metadata: dict[str, Any] | None = None, agent_id: str | None = None,
+               run_id: str | None = None) -> dict[str, Any]:
+        body = _present(query=query, question_date=self._when(question_date),
+                        as_of=self._when(as_of), k=k, preset=preset, explain=explain,
+                        metadata=metadata, agent_id=agent_id, run_id=run_id)
+        return self._call("POST", f"{_users(user_id)}/search", json=body)
 
     def answer(self, user_id: str, question: str, *, question_date: datetime | None,
                budget: int, offline: bool, trace: bool) -> dict[str, Any]:
         body = {"question": question, "question_date": self._when(question_date),
                 "budget": budget, "offline": offline, "trace": trace}
-        return self._call("POST", f"/v1/users/{user_id}/answer", json=body)
+        return self._call("POST", f"{_users(user_id)}/answer", json=body)
 
     def upload(self, user_id: str, path: str, fmt: str, *, session: str | None,
                session_time: str | None) -> dict[str, Any]:
         params = {"format": fmt, "filename": Path(path).name, "session": session,
                   "session_time": session_time}
-        return self._call("POST", f"/v1/users/{user_id}/transcripts", params=params,
+        return self._call("POST", f"{_users(user_id)}/transcripts", params=params,
                           content=Path(path).read_bytes())

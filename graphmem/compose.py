@@ -82,8 +82,10 @@ def ingest_parts(extractor: str = "offline", relations: str = "auto",
         if extractor == "hybrid":
             chosen = HybridExtractor(OfflineExtractor(), chosen)
     else:
+        assert client is not None  # made above for the LLM extractor
         chosen = LLMExtractor(client)
     judge = None
     if use_judge:
+        assert client is not None  # made above for the judge
         judge = LLMRelationJudge(client)
     return IngestParts(chosen, judge, client)

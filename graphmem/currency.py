@@ -21,6 +21,7 @@ from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
 from .plan_keys import plan_key
 from .store import currency as store
+from .store.currency import FavoriteValue, HeldFact, SlotFactRecord
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
 # How each predicate's facts compete, read from the predicate registry (graphmem.predicates).
@@ -79,26 +80,10 @@ def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> 
     return None
 
 
-@dataclass
-class SlotFact:
-    """The fields of a stored fact that currency needs."""
-
-    id: str
-    predicate: str
-    value: str | None
-    modality: str
-    mentioned_at: datetime
-    occurred_start: datetime | None = None
-    turn_idx: int = 0
-    span_start: int = 0  # where in the turn it was said: orders statements within one turn
-    retraction: bool = False  # "Actually, I don't live in Denver": the old fact never held
-    tied_to: str | None = None  # the fact of the same sentence this one ends with (TIED_TO)
-    # When memory wrote the fact's session: orders two sessions stamped with the same time (the
-    # one heard later is the later statement), never facts said at different times.
-    heard_at: datetime | None = None
-    # Read in passing (a model state that does not compete, FactCandidate.competes): a later
-    # fact of the slot ends it (no edge is drawn), but it ends nothing itself.
-    mention: bool = False
+@dataclass(frozen=True)
+class SlotFact(SlotFactRecord):
+    """A stored fact of a slot (its fields read by `store.currency`), with what the rules ask
+    of it."""
 
     @property
     def effective(self) -> datetime:
@@ -299,21 +284,31 @@ def companion_slots(slots: list[str]) -> list[str]:
     return list(out)
 
 
-def slots_with_companions(slots: list[str], favorites: Callable[[], list[dict[str, Any]]],
-                          family: Callable[[list[dict[str, str]]], list[str]]) -> list[str]:
-    """The slots to decide together with `slots`: their tied slots; and where a stance or a
-    favourite is among them, every favourite slot with its value's stance slot (`favorites()`:
-    slot and value rows) and the stance slots sharing a head word (`family(pairs)`), so a
-    favourite and a later dislike of it, or "dark chocolate" and "chocolate", are decided
-    together whichever arrives first."""
+def slots_with_companions(slots: list[str], favorites: Callable[[], list[FavoriteValue]],
+                          family: Callable[[list[dict[str, str]]], list[str]],
+                          plans: Callable[[list[str]], list[str]] | None = None) -> list[str]:
+    """The slots to decide together with `slots`: their tied slots; for a plan slot, the plan
+    slots of its thing's leading words and those (`plans(slots)`) whose thing it leads ("chicago"
+    and "chicago marathon"); and where a stance or a favourite is among them, every favourite
+    slot with its value's stance slot (`favorites()`: slot and value rows) and the stance slots
+    sharing a head word (`family(pairs)`), so a favourite and a later dislike of it, or "dark
+    chocolate" and "chocolate", are decided together whichever arrives first."""
     out = dict.fromkeys(companion_slots(slots))
+    plan_slots = [s for s in out if "|plan|" in s]
+    for slot in plan_slots:
+        prefix, sep, thing = slot.partition("|plan|")
+        words = thing.split()
+        out.update(dict.fromkeys(f"{prefix}{sep}{' '.join(words[:n])}"
+                                 for n in range(1, len(words))))
+    if plans is not None and plan_slots:
+        out.update(dict.fromkeys(plans(plan_slots)))
     if not any("|stance|" in s or "|favorite_" in s for s in out):
         return list(out)
-    for row in favorites():
-        out[row["slot"]] = None
-        if row["value"]:
-            subject = row["slot"].split("|", 1)[0]
-            out[f"{subject}|stance|{normalise_name(row['value'])}"] = None
+    for fav in favorites():
+        out[fav.slot] = None
+        if fav.value:
+            subject = fav.slot.split("|", 1)[0]
+            out[f"{subject}|stance|{normalise_name(fav.value)}"] = None
     if pairs := stance_heads(list(out)):
         out.update(dict.fromkeys(family(pairs)))
     return list(out)
@@ -322,7 +317,7 @@ def slots_with_companions(slots: list[str], favorites: Callable[[], list[dict[st
 def stance_heads(slots: list[str]) -> list[dict[str, str]]:
     """For each stance slot, its prefix and the last word of its value: the family of values
     sharing that head ("dark chocolate", "chocolate")."""
-    out = {}
+    out: dict[tuple[str, str], None] = {}
     for slot in slots:
         prefix, sep, value = slot.partition("|stance|")
         if sep and value.split():
@@ -386,6 +381,46 @@ def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecis
             _end_at_first(fav.id, d, _negative(stance, decided), total)
 
 
+def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
+    """Once made, a plan is often named by its name alone: "signed up for the Chicago marathon",
+    then "had to pull out of Chicago". An outcome in the slot of a thing closes the plans whose
+    thing is that thing with more words after it ("chicago" → "chicago marathon"), as an outcome
+    in their own slot would: the first one mentioned after the plan was made, in a later
+    session, that happened no earlier. A longer thing's outcome closes no shorter plan: running
+    the Chicago marathon says nothing of a trip to Chicago. Only a name counts, as the user wrote
+    it (capitalised): "thinking of getting a shoe organizer" names no shoe rack planned before
+    (a wrong edge of the audit of 2026-12-04)."""
+    decided = {d.id: d for d in total.facts}
+    for short, facts in by_slot.items():
+        if "|plan|" not in short:
+            continue
+        thing = short.partition("|plan|")[2]
+        outcomes = sorted((f for f in facts if not is_plan(f.predicate, f.modality)
+                           and not f.mention and _names(f.value, thing)),
+                          key=lambda f: (f.mentioned_at, *f.said_order()))
+        if not outcomes:
+            continue
+        for long, plans in by_slot.items():
+            if not long.startswith(short + " "):
+                continue
+            for plan in plans:
+                d = decided.get(plan.id)
+                if not is_plan(plan.predicate, plan.modality) or d is None or d.status != "active":
+                    continue
+                outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
+                                and f.effective >= plan.mentioned_at), None)
+                if outcome is not None:
+                    d.status = "superseded"
+                    d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
+                    total.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+
+
+def _names(value: str | None, thing: str) -> bool:
+    """Whether `value` says `thing` as a name: each of its words there, capitalised."""
+    said = {w.strip(".,!?'’\"") for w in (value or "").split() if w[:1].isupper()}
+    return bool(thing) and all(any(normalise_name(w) == t for w in said) for t in thing.split())
+
+
 def _is_student(fact: SlotFact) -> bool:
     words = normalise_name(fact.value or "").split()
     return bool(words) and words[-1] in STUDENT_HEADS
@@ -412,6 +447,7 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             total.links += d.links
     _end_disliked_favorites(by_slot, total)
     _general_stance_ends_specific(by_slot, total)
+    _plans_named_by_name_alone(by_slot, total)
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():
@@ -426,16 +462,6 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
                                     anchor.valid_until))
     return total
-
-
-def slot_fact_from_row(row: dict[str, Any]) -> SlotFact:
-    return SlotFact(id=row["id"], predicate=row["predicate"], value=row["value"],
-                    modality=row["modality"], mentioned_at=utc_native(row["mentioned_at"]),
-                    occurred_start=utc_native(row["occurred_start"]),
-                    turn_idx=row["turn_idx"] or 0,
-                    span_start=row.get("span_start") or 0, retraction=bool(row.get("retraction")),
-                    tied_to=row.get("tied_to"), heard_at=utc_native(row.get("heard_at")),
-                    mention=bool(row.get("mention")))
 
 
 def is_retraction(text: str) -> bool:
@@ -453,7 +479,7 @@ ENDED_BY_LEAVING = frozenset(
     and p.value_type in (P.ValueType.ORGANISATION, P.ValueType.PLACE))
 
 
-def ended_by_leaving(left: list[dict[str, Any]], held: list[dict[str, Any]],
+def ended_by_leaving(left: list[dict[str, Any]], held: list[HeldFact],
                      make_id: Callable[..., str]) -> list[dict[str, Any]]:
     """For each `left` fact row (asserted), a negated fact row of every held fact it ends: the
     same subject and value ("left Northwind" → works_at Northwind, negated), mentioned no later
@@ -465,15 +491,15 @@ def ended_by_leaving(left: list[dict[str, Any]], held: list[dict[str, Any]],
         if not value:
             continue
         for h in held:
-            if (h["subject"] != f["subject"] or normalise_name(h["value"] or "") != value
-                    or utc_native(h["mentioned_at"]) > utc_native(f["mentioned_at"])):
+            if (h.subject != f["subject"] or normalise_name(h.value or "") != value
+                    or utc_native(h.mentioned_at) > utc_native(f["mentioned_at"])):
                 continue
-            fid = make_id("fact", f["turn_id"], f["span_start"], h["predicate"], h["value"])
+            fid = make_id("fact", f["turn_id"], f["span_start"], h.predicate, h.value)
             who = "User" if f["subject"] in (None, "user") else f["subject"]
-            out[fid] = {**f, "id": fid, "kind": h["kind"], "predicate": h["predicate"],
-                        "value": h["value"], "modality": "negated", "retraction": False,
-                        "text": P.statement(who, h["predicate"], h["value"], "stops"),
-                        "slot": slot_key(f["subject"], h["predicate"], h["value"], "negated"),
+            out[fid] = {**f, "id": fid, "kind": h.kind, "predicate": h.predicate,
+                        "value": h.value, "modality": "negated", "retraction": False,
+                        "text": P.statement(who, h.predicate, h.value or "", "stops"),
+                        "slot": slot_key(f["subject"], h.predicate, h.value, "negated"),
                         "extracted_by": "rule:currency.left_ends", "embedding": None}
     return list(out.values())
 
@@ -481,12 +507,11 @@ def ended_by_leaving(left: list[dict[str, Any]], held: list[dict[str, Any]],
 def maintain_currency(tx: Any, user_id: str, slots: list[str],
                       decided_by: str = DECIDED_BY_RULES) -> SlotDecision:
     """Re-decide the given slots inside the caller's (session) transaction."""
-    by_slot: dict[str, list[SlotFact]] = {}
     wanted = slots_with_companions(slots, lambda: store.favorite_slots(tx, user_id),
-                                   lambda pairs: store.stance_family(tx, user_id, pairs))
-    for row in store.slot_facts(tx, user_id, wanted, anchors=sorted(set(TIED_TO.values()))):
-        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
-    total = decide_slots(by_slot)
+                                   lambda pairs: store.stance_family(tx, user_id, pairs),
+                                   lambda plans: store.plan_family(tx, user_id, plans))
+    total = decide_slots(store.slot_facts(tx, user_id, wanted, SlotFact,
+                                          anchors=sorted(set(TIED_TO.values()))))
     store.apply_decisions(tx, user_id, decided_by, [vars(f) for f in total.facts])
     store.link(tx, user_id, decided_by, [vars(x) for x in total.links])
     return total

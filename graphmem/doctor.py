@@ -60,7 +60,7 @@ def run_checks(settings: Settings | None = None) -> tuple[list[Check], dict[str,
             cached = (localneo4j.jar_dir(settings.local) / ".complete").exists()
             mvn = shutil.which("mvn")
             if mvn or cached:
-                return True, "the Neo4j jars are cached" if cached else mvn, ""
+                return True, "the Neo4j jars are cached" if cached else str(mvn), ""
             return False, "mvn not found and the Neo4j jars are not cached", \
                 "apt-get install maven (needed once, to fetch the Neo4j jars)"
 

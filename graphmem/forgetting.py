@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .currency import maintain_currency
 from .responses import TurnRemoval
 from .store import edits
+from .store.edits import EditedFact
 
 if TYPE_CHECKING:
     from .db import Graph
@@ -19,13 +20,13 @@ if TYPE_CHECKING:
 REDACTED_TEXT = "[redacted]"  # what a redacted turn says instead of its words
 
 
-def _redecide(tx: Any, user_id: str, touched: list[dict[str, Any]]) -> list[str]:
+def _redecide(tx: Any, user_id: str, touched: list[EditedFact]) -> list[str]:
     """Decide again the slots of removed or invalidated facts and of the facts they had currency
     edges with; facts in no slot that nothing closes any more are current again."""
-    slots = sorted({s for r in touched for s in (r["slot"], *r["neighbour_slots"]) if s})
+    slots = sorted({s for r in touched for s in (r.slot, *r.neighbour_slots) if s})
     if slots:
         maintain_currency(tx, user_id, slots)
-    edits.reopen_unslotted(tx, user_id, sorted({n for r in touched for n in r["neighbours"]}))
+    edits.reopen_unslotted(tx, user_id, sorted({n for r in touched for n in r.neighbours}))
     return slots
 
 
@@ -42,10 +43,10 @@ def remove_turn(graph: Graph, user_id: str, turn_id: str, *,
             return None  # no such turn: nothing was matched, so nothing was written
         slots = _redecide(tx, user_id, removed)
         entities = edits.drop_orphan_entities(
-            tx, user_id, sorted({e for r in removed for e in r["entities"]}))
-        return TurnRemoval(turn_id=done["id"], source_id=done["source_id"],
-                           session_source_id=done["session_source_id"], redacted=redact,
-                           pieces=done["pieces"], facts=sorted(r["id"] for r in removed),
+            tx, user_id, sorted({e for r in removed for e in r.entities}))
+        return TurnRemoval(turn_id=done.id, source_id=done.source_id,
+                           session_source_id=done.session_source_id, redacted=redact,
+                           pieces=done.pieces, facts=sorted(r.id for r in removed),
                            entities=entities, slots=slots)
 
     with graph.session() as s:

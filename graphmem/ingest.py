@@ -232,7 +232,8 @@ class Ingestor:
         report = IngestReport(sessions=1)
         turns, links, pieces, facts = [], [], [], []
         entities: dict[str, dict[str, Any]] = {}
-        roles, relations = [], []
+        roles: list[dict[str, Any]] = []
+        relations: list[dict[str, Any]] = []
         prev_id = prev_turn_id
         speakers = tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker))
         all_pieces = [pieces_of_turn(user_id, stable_id("turn", user_id, session.source_id, k),
@@ -278,11 +279,11 @@ class Ingestor:
                         report.made.append(Made(source_id, cand.predicate, cand.value,
                                                 cand.modality, facts[-1]["extracted_by"]))
             if len(speakers) == 2 and rec.speaker in speakers and turn_pieces:
-                cand = _addressed(rec.text, turn_pieces[0], speakers, rec.speaker)
-                if cand is not None:
-                    start, _end = _locate_support(cand, turn_pieces[0], rec.text)
-                    facts.append(self._fact_row(user_id, turn_id, k, turn_pieces[0], cand, start,
-                                                said, entities, roles, relations))
+                addressed = _addressed(rec.text, turn_pieces[0], speakers, rec.speaker)
+                if addressed is not None:
+                    start, _end = _locate_support(addressed, turn_pieces[0], rec.text)
+                    facts.append(self._fact_row(user_id, turn_id, k, turn_pieces[0], addressed,
+                                                start, said, entities, roles, relations))
         report.turns = len(turns)
         report.pieces = len(pieces)
         report.facts = len(facts)

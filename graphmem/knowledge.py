@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from .currency import TIED_TO, FactDecision, decide_slots, slot_fact_from_row, slots_with_companions
+from .currency import TIED_TO, FactDecision, SlotFact, decide_slots, slots_with_companions
 from .db import Graph
 from .store import currency as store
 
@@ -31,13 +31,12 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
     wanted = sorted({s for s in slots if s})
     if not wanted:
         return {}
-    by_slot: dict[str, list] = {}
     slots = slots_with_companions(
         wanted, lambda: store.favorite_slots_known_at(graph, user_id, known_at),
-        lambda pairs: store.stance_family_known_at(graph, user_id, pairs, known_at))
-    for row in store.slot_facts_known_at(graph, user_id, slots,
-                                         sorted(set(TIED_TO.values())), known_at):
-        by_slot.setdefault(row["slot"], []).append(slot_fact_from_row(row))
+        lambda pairs: store.stance_family_known_at(graph, user_id, pairs, known_at),
+        lambda plans: store.plan_family_known_at(graph, user_id, plans, known_at))
+    by_slot = store.slot_facts_known_at(graph, user_id, slots, SlotFact,
+                                        sorted(set(TIED_TO.values())), known_at)
     return {d.id: d for d in decide_slots(by_slot).facts}
 
 

@@ -10,13 +10,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Concatenate, ParamSpec, TypeVar
 
 from neo4j.exceptions import DriverError, Neo4jError
 
+from graphmem.schema import migrations
+
 from .answer import Answer, Answerer
+from .answer.cypher_read import cypher_read
 from .appending import AppendResult
 from .compose import embedder as configured_embedder
+from .compose import ingest_parts, llm_client
 from .config import Settings
 from .db import Graph
 from .embed import Embedder
@@ -31,16 +35,19 @@ from .errors import (
 )
 from .extract import Extractor, OfflineExtractor
 from .files import FileIngestReport, TranscriptFile
-from .forgetting import TurnRemoval
+from .forgetting import TurnRemoval, invalidate_fact, remove_turn
+from .history import current_facts, fact_timeline, inspect
 from .ingest import IngestOptions, Ingestor, IngestReport
 from .llm import LLMClient
 from .metadata import read_metadata, scoped, to_pairs
-from .migrate import connect
+from .migrate import applied_versions, connect
+from .models import MAX_MESSAGE_CHARS as MESSAGE_CHARS
 from .models import Evidence, Transcript, TurnRecord, stable_id
 from .pages import Page
 from .pages import decode as decode_cursor
 from .pages import page as make_page
-from .reembed import ReembedReport
+from .places import fold_whole_turn_pieces
+from .reembed import ReembedReport, reembed
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
 from .store import answer as store_answer
@@ -48,11 +55,17 @@ from .store import reads as store_reads
 from .store import sessions as store_sessions
 from .store.nodes import FactEvent, SessionSummary, Turn
 from .timestamps import read_time_zone, read_timestamp
+from .transfer import export_user, import_user
+from .vectorspace import require
+
+P = ParamSpec("P")
+R = TypeVar("R")
+K = TypeVar("K")  # a result checked by `_known`
 
 # The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
 # with OutOfBounds (HTTP 422, an MCP tool error, one CLI line) before anything is written.
 MAX_APPEND_TURNS = 100  # messages in one append call
-MAX_MESSAGE_CHARS = 100_000  # characters of one appended message
+MAX_MESSAGE_CHARS = MESSAGE_CHARS  # characters of one message (graphmem.models)
 MAX_QUERY_CHARS = 4_000  # characters of a search query or a question
 MAX_ID_CHARS = 256  # characters of a user, session or turn id, or a speaker's name
 MAX_ROLE_CHARS = 64
@@ -97,12 +110,12 @@ def _whole(value: Any, name: str, low: int, high: int) -> None:
         raise OutOfBounds(f"{name} must be a whole number from {low} to {high} (got {value!r})")
 
 
-def _neo4j_lost(method: Callable[..., Any]) -> Callable[..., Any]:
+def _neo4j_lost(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
     """Raise Neo4jUnavailable, one line saying what happened and what to do, when the
     connection to Neo4j breaks during `method` (the driver's own errors are not graphmem's)."""
 
     @functools.wraps(method)
-    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
+    def wrapper(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(self, *args, **kwargs)
         except GraphmemError:
@@ -149,8 +162,6 @@ class Memory:
         """A Memory composed from settings and the GRAPHMEM_LLM_* environment: the extractor
         (offline | llm), who judges relations (auto | rules | llm) and, with `answer_llm`, the
         answering client. Configuration errors are raised before any connection."""
-        from .compose import ingest_parts, llm_client
-
         parts = ingest_parts(extractor, relations)
         embedder = embedder or configured_embedder()
         answering = llm_client() if answer_llm else None
@@ -168,8 +179,6 @@ class Memory:
                 if self._embedder is None:
                     self._embedder = configured_embedder()
                 if not self._space_checked:
-                    from .vectorspace import require
-
                     require(self.graph, self._embedder)
                     self._space_checked = True
         assert self._embedder is not None
@@ -192,10 +201,6 @@ class Memory:
 
     def readiness(self) -> dict[str, bool]:
         """Is Neo4j reachable, every schema migration applied, the embedding model loaded?"""
-        from graphmem.schema import migrations
-
-        from .migrate import applied_versions
-
         model = self._space_checked  # set on first use of the embedder (warm loads it)
         try:
             versions = applied_versions(self.graph)
@@ -328,8 +333,6 @@ class Memory:
         return self._remove_turn(user_id, turn_id, redact=True)
 
     def _remove_turn(self, user_id: str, turn_id: str, *, redact: bool) -> TurnRemoval:
-        from .forgetting import remove_turn
-
         turn = self.get_turn(user_id, turn_id)
         with self._append_locks[hash(user_id) % _LOCKS]:  # not while an append numbers turns
             done = remove_turn(self.graph, user_id, turn.id, redact=redact)
@@ -344,8 +347,6 @@ class Memory:
         and why, kept in history (`facts(history=True)`, `timeline`); its slot is decided again
         without it, so the value it had replaced is current again where nothing else replaced
         it. A fact marked already keeps its first mark. Returns the fact as it is now."""
-        from .forgetting import invalidate_fact
-
         _bounded(by, "by", MAX_ID_CHARS)
         _bounded(reason, "reason", MAX_REASON_CHARS, optional=True)
         fact = self.get_fact(user_id, fact_id)
@@ -449,22 +450,25 @@ class Memory:
         _bounded(query, "query", MAX_QUERY_CHARS)
         _whole(k, "k", 1, MAX_K)
         pairs = _filter(metadata, agent_id, run_id)
-        if pairs is None:
-            return self._known(user_id, self.retriever.search(
-                user_id, query, question_date=question_date, as_of=as_of, k=k, config=config))
-        # The metadata filter is applied after retrieval, not inside its tunnels (which rank
-        # over all the user's evidence and would each need the filter): the ranking is drawn
-        # MAX_K deep, then only items whose turn holds every pair are kept (one query), in
-        # order, up to k. A filter matching few turns may so return fewer than k items.
+        # The ranking is drawn MAX_K deep (retrieval ranks every candidate whatever k is, and
+        # cuts at the end), so that k places remain after a piece that only repeats its turn
+        # is folded into it (graphmem.places) and after the metadata filter.
         found = self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                       k=MAX_K, config=config)
-        turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
-        keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
-                if turn_ids else set())
-        found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
+        found.evidence = fold_whole_turn_pieces(found.evidence)
+        if pairs is not None:
+            # The metadata filter is applied after retrieval, not inside its tunnels (which rank
+            # over all the user's evidence and would each need the filter): only items whose
+            # turn holds every pair are kept (one query), in order. A filter matching few turns
+            # may so return fewer than k items.
+            turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
+            keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
+                    if turn_ids else set())
+            found.evidence = [e for e in found.evidence if e.turn_id in keep]
+        found.evidence = found.evidence[:k]
         return self._known(user_id, found)
 
-    def _known(self, user_id: str, found: Any) -> Any:
+    def _known(self, user_id: str, found: K) -> K:
         """`found`, once an empty result is known not to stand for an unknown user (UnknownUser:
         HTTP 404, an MCP tool error, one CLI line); a result with items needs no query."""
         if not (found.evidence if isinstance(found, SearchResult) else found):
@@ -480,8 +484,6 @@ class Memory:
         `question_date`, as known that day; with `metadata` ({key: value}), only facts from
         turns whose metadata holds every one of these pairs. At most `limit` (1..MAX_FACTS);
         an unknown user raises UnknownUser."""
-        from .history import current_facts
-
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
         pairs = _filter(metadata, agent_id, run_id)
@@ -498,8 +500,6 @@ class Memory:
         """The ordered history of facts with their changes (about an entity / predicate / period);
         with a `question_date`, as known that day; with `metadata`, `limit` and an unknown user
         as in `facts`."""
-        from .history import fact_timeline
-
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _whole(limit, "limit", 1, MAX_FACTS)
         pairs = _filter(metadata, agent_id, run_id)
@@ -511,8 +511,6 @@ class Memory:
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name);
         UnknownId when it names nothing of the user's, UnknownUser for an unknown user."""
-        from .history import inspect
-
         _bounded(user_id, "user_id", MAX_ID_CHARS)
         _bounded(node_id, "id", MAX_ID_CHARS)
         card = inspect(self.graph, user_id, node_id)
@@ -533,8 +531,6 @@ class Memory:
     @_neo4j_lost
     def cypher_read(self, user_id: str, statement: str,
                     params: dict[str, Any] | None = None) -> dict[str, Any]:
-        from .answer.cypher_read import cypher_read
-
         return cypher_read(self.graph, user_id, statement, params)
 
     @_neo4j_lost
@@ -572,16 +568,12 @@ class Memory:
     @_neo4j_lost
     def export_user(self, user_id: str, out: IO[str]) -> dict[str, Any]:
         """Write one user's whole memory to `out` as JSONL; counts and a checksum of the graph."""
-        from .transfer import export_user
-
         return export_user(self.graph, user_id, out)
 
     @_neo4j_lost
     def import_user(self, path: str | Path) -> dict[str, Any]:
         """Restore an export into this database (which must not hold that user yet), checked
         whole first and written in one transaction; counts and the checksum."""
-        from .transfer import import_user
-
         return import_user(self.graph, Path(path))
 
     # --- the vector space ----------------------------------------------------------------------
@@ -591,8 +583,6 @@ class Memory:
                 on_progress: Callable[[str, int, int], None] | None = None) -> ReembedReport:
         """Re-embed every stored embedding with the embedder `to` names (default: the configured
         one), resumable; see graphmem.reembed. This Memory embeds with it afterwards."""
-        from .reembed import reembed
-
         target = configured_embedder(to)
         report = reembed(self.graph, target, batch=batch, on_progress=on_progress)
         with self._lazy:

@@ -15,6 +15,9 @@ from .responses import Evidence as Evidence  # one ranked search item: declared 
 
 # --- what loaders produce ---------------------------------------------------------------------
 
+# The most characters one message may hold, at every door (Memory.append, HTTP, MCP) and in a
+# file checked whole before ingest (graphmem.loaders).
+MAX_MESSAGE_CHARS = 100_000
 
 # The predicate of what a person is called ("my name is Kate", "Hey Kate!"): written by the
 # extractor, read by retrieval to tell speakers apart.

@@ -80,6 +80,11 @@ class Predicate:
     # The predicate this one is stored as when told as planned: the catch-all `did`, planned
     # ("my driving test is on the 14th"), is a plan (`plans`); a typed event keeps its type.
     planned_as: str | None = None
+    # A rule word's canonical predicate: the one the corpus labels the same statement with
+    # ("lived_in" → lives_in, "spouse" → partner); None for a canonical predicate itself, or for
+    # a rule word no canonical predicate covers. Scoring the rules on the corpus reads it
+    # (graphmem.extract.compare).
+    canonical: str | None = None
 
     def brought(self, change: Change) -> tuple[str, Change] | None:
         """The state fact this event's `change` implies on the same value, if any."""
@@ -246,71 +251,78 @@ CANONICAL: tuple[Predicate, ...] = (
 # that history reads alike. The corpus labels CANONICAL predicates only.
 RULE_WORDS: tuple[Predicate, ...] = (
     _p("major", "attribute", C.SINGLE, V.THING, "the subject's major (the rules' `studies`)",
-       ("What is my major?",), tied_to="studies_at"),
+       ("What is my major?",), tied_to="studies_at", canonical="studies"),
     _p("employment_status", "attribute", C.SINGLE, V.THING, "retired, unemployed, self-employed",
-       ("Am I retired?",)),
+       ("Am I retired?",), canonical="occupation"),
     _p("spouse", "relationship", C.SINGLE, V.PERSON, "the subject's husband or wife",
-       ("What is my husband's name?",)),
+       ("What is my husband's name?",), canonical="partner"),
     _p("fiance", "relationship", C.SINGLE, V.PERSON, "the subject's fiancé(e)",
-       ("Who is my fiancé?",)),
+       ("Who is my fiancé?",), canonical="partner"),
     _p("boss", "relationship", C.SINGLE, V.PERSON, "the subject's boss or manager",
-       ("Who is my boss?",)),
+       ("Who is my boss?",), canonical="knows"),
     _p("pregnancy", "attribute", C.SINGLE, V.THING, "whether the subject is pregnant",
-       ("Am I pregnant?",)),
+       ("Am I pregnant?",), canonical="health"),
     _p("from", "attribute", C.FIXED, V.PLACE, "where the subject is from (the rules' hometown)",
-       ("Where am I from?",)),
+       ("Where am I from?",), canonical="hometown"),
     _p("grew_up_in", "attribute", C.FIXED, V.PLACE, "where the subject grew up",
-       ("Where did I grow up?",)),
+       ("Where did I grow up?",), canonical="hometown"),
     _p("born_in", "attribute", C.FIXED, V.PLACE, "where the subject was born",
-       ("Where was I born?",)),
+       ("Where was I born?",), canonical="hometown"),
     _p("dietary_restriction", "attribute", C.SEVERAL, V.THING, "lactose intolerant, gluten free…",
-       ("Am I gluten free?",)),
+       ("Am I gluten free?",), canonical="diet"),
     _p("birthday", "attribute", C.FIXED, V.DATE, "the subject's birthday",
        ("When is my birthday?",)),
     _p("lived_in", "event", C.EVENT, V.PLACE, "a place the subject lived in before",
-       ("Where did I live before?",), **_EVENT),
+       ("Where did I live before?",), **_EVENT, canonical="lives_in"),
     _p("worked_at", "event", C.EVENT, V.ORGANISATION, "an employer the subject worked for before",
-       ("Where did I work before?",), **_EVENT),
+       ("Where did I work before?",), **_EVENT, canonical="works_at"),
     _p("former_occupation", "event", C.EVENT, V.THING, "a job the subject had before",
-       ("What did I do before?",), **_EVENT),
+       ("What did I do before?",), **_EVENT, canonical="occupation"),
     _p("left", "event", C.EVENT, V.ORGANISATION, "an employer, school or place the subject left",
-       ("When did I leave my job?",), ends_held=True, **_EVENT),
+       ("When did I leave my job?",), ends_held=True, **_EVENT, canonical="works_at"),
     _p("admitted_to", "event", C.EVENT, V.ORGANISATION, "a school or programme that took the subject",
-       ("Which schools accepted me?",), **_EVENT),
+       ("Which schools accepted me?",), **_EVENT, canonical="studies_at"),
     _p("studied_at", "event", C.EVENT, V.ORGANISATION, "a school the subject studied at before",
-       ("Where did I go to school?",), **_EVENT),
+       ("Where did I go to school?",), **_EVENT, canonical="studies_at"),
     _p("been_to", "event", C.EVENT, V.PLACE, "a place the subject has been to",
-       ("Have I been to Chicago?",), **_EVENT),
+       ("Have I been to Chicago?",), **_EVENT, canonical="visited"),
     _p("stayed_at", "event", C.EVENT, V.PLACE, "a hotel or place stayed at",
-       ("Where did I stay?",), **_EVENT),
+       ("Where did I stay?",), **_EVENT, canonical="went_to"),
     _p("ate_at", "event", C.EVENT, V.PLACE, "a restaurant eaten at", ("Where did I eat?",),
-       **_EVENT),
+       **_EVENT, canonical="went_to"),
     _p("went_on", "event", C.EVENT, V.THING, "a trip or outing gone on", ("What trips did I go on?",),
-       **_EVENT),
-    _p("tried", "event", C.EVENT, V.THING, "something tried", ("What did I try?",), **_EVENT),
-    _p("learned", "event", C.EVENT, V.THING, "something learned", ("What did I learn?",), **_EVENT),
+       **_EVENT, canonical="did"),
+    _p("tried", "event", C.EVENT, V.THING, "something tried", ("What did I try?",),
+       **_EVENT, canonical="did"),
+    _p("learned", "event", C.EVENT, V.THING, "something learned", ("What did I learn?",),
+       **_EVENT, canonical="learning"),
     _p("took", "event", C.EVENT, V.THING, "a test, class or trip taken", ("What did I take?",),
-       **_EVENT),
-    _p("ordered", "event", C.EVENT, V.THING, "something ordered", ("What did I order?",), **_EVENT),
+       **_EVENT, canonical="did"),
+    _p("ordered", "event", C.EVENT, V.THING, "something ordered", ("What did I order?",),
+       **_EVENT, canonical="bought"),
     _p("received", "event", C.EVENT, V.THING, "something received", ("What did I receive?",),
-       **_EVENT),
+       **_EVENT, canonical="acquired"),
     # Booking is a step of a plan, not its outcome: "booked the flight to Boston" leaves the
     # trip ahead (it closed the trip's plan in the edge audit of 2026-12-03).
     _p("booked", "event", C.EVENT, V.THING, "something booked", ("What did I book?",),
-       time_ahead=True, **_EVENT),
+       time_ahead=True, **_EVENT, canonical="plans"),
     _p("volunteered_at", "event", C.EVENT, V.ORGANISATION, "where the subject volunteered",
-       ("Where did I volunteer?",), **_EVENT),
-    _p("won", "event", C.EVENT, V.THING, "something won", ("What did I win?",), **_EVENT),
-    _p("built", "event", C.EVENT, V.THING, "something built", ("What did I build?",), **_EVENT),
+       ("Where did I volunteer?",), **_EVENT, canonical="did"),
+    _p("won", "event", C.EVENT, V.THING, "something won", ("What did I win?",), **_EVENT, canonical="did"),
+    _p("built", "event", C.EVENT, V.THING, "something built", ("What did I build?",),
+       **_EVENT, canonical="did"),
     _p("upgraded", "event", C.EVENT, V.THING, "something upgraded", ("What did I upgrade?",),
-       **_EVENT),
+       **_EVENT, canonical="did"),
     _p("downloaded", "event", C.EVENT, V.THING, "an app or file downloaded",
-       ("Which app did I download?",), **_EVENT),
-    _p("donated", "event", C.EVENT, V.THING, "something donated", ("What did I donate?",), **_EVENT),
-    _p("cooked", "event", C.EVENT, V.THING, "something cooked", ("What did I cook?",), **_EVENT),
-    _p("hiked", "event", C.EVENT, V.PLACE, "a trail hiked", ("Which trails did I hike?",), **_EVENT),
+       ("Which app did I download?",), **_EVENT, canonical="did"),
+    _p("donated", "event", C.EVENT, V.THING, "something donated", ("What did I donate?",),
+       **_EVENT, canonical="did"),
+    _p("cooked", "event", C.EVENT, V.THING, "something cooked", ("What did I cook?",),
+       **_EVENT, canonical="did"),
+    _p("hiked", "event", C.EVENT, V.PLACE, "a trail hiked", ("Which trails did I hike?",),
+       **_EVENT, canonical="went_to"),
     _p("renovated", "event", C.EVENT, V.THING, "something renovated", ("What did I renovate?",),
-       **_OUTCOME),
+       **_OUTCOME, canonical="did"),
     _p("person_event", "event", C.EVENT, V.THING, "a dated event of someone the subject knows",
        ("When is my cousin's wedding?",), **_EVENT),
 )
@@ -359,6 +371,30 @@ def lookup(predicate: str) -> Predicate | None:
         if predicate.startswith(prefix) and len(predicate) > len(prefix):
             return family
     return None
+
+
+_PARTNER_ROLES = frozenset({"spouse", "partner", "fiance", "boyfriend", "girlfriend"})
+_CHILD_ROLES = frozenset({"son", "daughter", "child", "stepson", "stepdaughter", "twin"})
+_CANONICAL_NAMES = frozenset(p.name for p in CANONICAL)
+
+
+def canonical_of(predicate: str) -> str | None:
+    """The canonical predicate (the one the corpus labels) a stored predicate is a case of:
+    "does:running" → does, "lived_in" → lives_in, "spouse" → partner, "son" → has_child,
+    "friend" → knows, "owns:cat" → has_pet; None when none covers it ("birthday",
+    "cousin_event")."""
+    if predicate in _PARTNER_ROLES:
+        return "partner"
+    if predicate in _CHILD_ROLES:
+        return "has_child"
+    if predicate in ROLES:
+        return "knows"
+    if predicate.startswith("owns:"):
+        return "has_pet"
+    entry = lookup(predicate)
+    if entry is None or entry is _ROLE_EVENT:
+        return None
+    return entry.name if entry.name in _CANONICAL_NAMES else entry.canonical
 
 
 def names(cardinality: Cardinality, *, keyed: bool = False) -> frozenset[str]:

@@ -247,7 +247,7 @@ def _parse_time(text: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(text)
     except ValueError:
-        import dateparser  # slow to import; only needed for non-ISO times
+        import dateparser  # deferred: slow to import; only needed for non-ISO times
 
         parsed = dateparser.parse(text, settings=_DATEPARSER_SETTINGS) if text else None
     return aware(parsed) if parsed is not None else None

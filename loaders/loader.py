@@ -20,7 +20,7 @@ from graphmem.loaders import (
 )
 from graphmem.loaders.common import LoadReport, PathLike, aware, parse_time
 from graphmem.loaders.detect import FORMATS, detect_format
-from graphmem.models import Transcript
+from graphmem.models import MAX_MESSAGE_CHARS, Transcript
 
 # Formats holding one person's conversations without saying whose: the caller names the user
 # (required), or the file name does (default).
@@ -156,11 +156,7 @@ class Loader(Iterator[Transcript]):
 
 def max_message_chars() -> int:
     """The most characters one message may hold: the one limit every door applies (HTTP, MCP,
-    `Memory.append`), defined in graphmem.memory."""
-    try:
-        from graphmem.memory import MAX_MESSAGE_CHARS
-    except ImportError:  # before the bounds moved to Memory: the HTTP server's
-        from graphmem.server.schemas import MAX_MESSAGE_CHARS
+    `Memory.append`), defined in graphmem.models."""
     return MAX_MESSAGE_CHARS
 
 

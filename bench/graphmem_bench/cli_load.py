@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from graphmem.cli import _echo_err, _fail_cleanly, _ingest_progress
+from graphmem.cli.group import _echo_err, _fail_cleanly, _ingest_progress
 from graphmem.compose import EXTRACTORS
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from graphmem.cli import _echo_err, _fail_cleanly, _ingest_progress, open_memory
+from graphmem.cli.group import _echo_err, _fail_cleanly, _ingest_progress, open_memory
 from graphmem.compose import EXTRACTORS, llm_client
 from graphmem.retrieval.config import preset as retrieval_preset
 

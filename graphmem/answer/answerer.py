@@ -149,11 +149,12 @@ class Answerer:
         chosen = self._plan(question, qdate, pool, tools, ans)
         planner_usage = _usage_since(self.client, before)
         evidence = chosen or pool.ranked()[:self.reader_turns]
-        before = _snapshot(self.reader_client)
-        text, flag = self.reader_client.complete_json(
+        reader = self.reader_client or self.client
+        before = _snapshot(reader)
+        text, flag = reader.complete_json(
             prompts.reader_messages(question, day(qdate), pool.render(evidence), tools.notes),
             prompts.READER_SCHEMA_NAME, prompts.READER_SCHEMA, prompts.parse_reader)
-        reader_usage = _usage_since(self.reader_client, before)
+        reader_usage = _usage_since(reader, before)
         text, cited, invalid = resolve_citations(text, pool)
         ans.text, ans.not_in_memory, ans.invalid_citations = text, flag, invalid
         ans.citations = [_citation(t) for t in cited]
@@ -205,7 +206,7 @@ class Answerer:
         choices = getattr(response, "choices", None) or []
         message = choices[0].message if choices else None
         calls = list(getattr(message, "tool_calls", None) or [])
-        if not calls:
+        if message is None or not calls:
             ans.stopped = "no_tool_call"
             return None
         messages.append({"role": "assistant", "content": message.content or "",

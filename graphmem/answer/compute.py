@@ -70,7 +70,7 @@ def date_diff(start: str, end: str, unit: str = "days") -> dict[str, Any]:
             "days": days}
 
 
-def date_add(start: str, amount: int, unit: str = "days") -> dict[str, Any]:
+def date_add(start: str, amount: float, unit: str = "days") -> dict[str, Any]:
     if unit not in UNITS:
         raise InputError(f"unit must be one of {UNITS}")
     if isinstance(amount, bool) or not isinstance(amount, int | float):

@@ -315,7 +315,8 @@ def cypher_read(graph: Graph, user_id: str, statement: str, params: dict[str, An
             raise CypherRefused(f"the server classifies the query as {summary.query_type!r}, "
                                 "not read-only")
         check_plan(summary.plan or {})
-        rows, truncated = [], False
+        rows: list[dict[str, Any]] = []
+        truncated = False
         try:
             for record in tx.run(text, values):
                 if len(rows) >= max_rows:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from importlib import resources
 from typing import Any
 
 import click
 
 from .. import localneo4j
 from ..config import Settings
-from . import LazyChoice, _echo_err, _fail_cleanly, main, open_memory
+from .group import LazyChoice, _echo_err, _fail_cleanly, main, open_memory
 
 # --- neo4j -----------------------------------------------------------------------------------
 
@@ -78,8 +80,6 @@ def neo4j_status(as_json: bool) -> None:
 @_fail_cleanly
 def neo4j_browser(show) -> None:
     """How to look at memory graphs in Neo4j Browser: URL, style, ready queries."""
-    from importlib import resources
-
     files = resources.files("graphmem").joinpath("browser")
     if show == "style":
         click.echo(files.joinpath("graphmem.grass").read_text())
@@ -105,6 +105,7 @@ def doctor(as_json: bool) -> None:
     """Check Java, Maven, the Neo4j graphmem would use (version, schema, indexes, no edge joining
     two users, no half-written session), the embedder and the LLM endpoint; one line each, with
     the fix for each failure. Exit code 1 when a check fails."""
+    # Deferred: the checks load the Neo4j driver, the embedders and the LLM client (seconds).
     from ..doctor import run_checks
 
     checks, figures = run_checks()
@@ -130,8 +131,9 @@ def schema() -> None:
 @_fail_cleanly
 def schema_apply() -> None:
     """Apply pending migrations (idempotent) and wait for indexes to come online."""
+    # Deferred: the Neo4j driver (about half a second), for the schema commands only.
     from ..db import Graph
-    from ..migrate import apply_schema
+    from ..migrate import apply_schema  # deferred with the driver, as is the line above
 
     with Graph.connect(echo=_echo_err) as g:
         report = apply_schema(g)
@@ -145,9 +147,10 @@ def schema_apply() -> None:
 @_fail_cleanly
 def schema_status_cmd(as_json: bool) -> None:
     """List the schema version, constraints and indexes."""
+    # Deferred: the Neo4j driver (about half a second), for the schema commands only.
     from ..db import Graph
-    from ..migrate import schema_status
-    from ..store.admin import server_version
+    from ..migrate import schema_status  # deferred with the driver, as is the line above
+    from ..store.admin import server_version  # deferred with the driver
 
     with Graph.connect(echo=_echo_err) as g:
         st = schema_status(g)
@@ -172,7 +175,7 @@ def schema_status_cmd(as_json: bool) -> None:
 
 
 def _embedder_keys() -> list[str]:
-    from ..embed import EMBEDDERS
+    from ..embed import EMBEDDERS  # deferred: the embedders' modules load numpy (LazyChoice)
 
     return list(EMBEDDERS)
 
@@ -187,11 +190,9 @@ def reembed(to, batch) -> None:
     """Re-embed every stored embedding (turns, pieces, facts, entity names) with another model,
     user by user; resumable (run it again after an interruption). The database keeps its old
     vectors, whole, until every node has a new one."""
-    import os
+    from tqdm import tqdm  # deferred: tqdm (~30 ms), for this command's bars only
 
-    from tqdm import tqdm
-
-    from ..embed import ENV, configured_key
+    from ..embed import ENV, configured_key  # deferred: the embedders' modules load numpy
 
     bars: dict[str, Any] = {}
 

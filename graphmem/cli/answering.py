@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from . import (
+from .group import (
     _dump,
     _fail_cleanly,
     _parse_when,
@@ -35,8 +35,9 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
     and a reader writes the answer; otherwise the answer is the best evidence itself, labelled as
     not generated. With GRAPHMEM_URL set, a running `graphmem serve` answers (its LLM settings
     apply)."""
+    # Deferred: the server client loads httpx and pydantic (over a second with the responses).
     from ..client import RemoteMemory
-    from ..responses import Answer
+    from ..responses import Answer  # deferred with pydantic, as is the line above
 
     qdate = _parse_when(question_date, "--question-date")
     remote = RemoteMemory.from_env()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from . import _day, _dump, _fail_cleanly, main, open_memory
+from .group import _day, _dump, _fail_cleanly, main, open_memory
 
 PAGE_HELP = "The next_cursor a previous page printed; none for the first page."
 

@@ -6,13 +6,22 @@ from typing import Any
 
 import click
 
-from . import LazyChoice, _day, _dump, _fail_cleanly, _parse_when, main, open_memory
+from .group import (
+    LazyChoice,
+    _day,
+    _dump,
+    _fail_cleanly,
+    _parse_when,
+    main,
+    open_memory,
+    scope_options,
+)
 
 MAX_TEXT_CHARS = 1000
 
 
 def _presets() -> list[str]:
-    from ..retrieval.config import PRESETS
+    from ..retrieval.config import PRESETS  # deferred: graphmem.retrieval loads numpy and the store
 
     return list(PRESETS)
 
@@ -29,12 +38,14 @@ def _presets() -> list[str]:
 @click.option("--max-chars", type=click.IntRange(min=20), default=MAX_TEXT_CHARS, show_default=True,
               help="Cap on the text printed per item (`graphmem inspect ID` prints it whole).")
 @click.argument("query")
+@scope_options
 @_fail_cleanly
-def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, query) -> None:
+def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, query,
+           scope) -> None:
     """Search one user's memory and print ranked evidence with its source turn ids.
 
     With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
-    from ..client import RemoteMemory
+    from ..client import RemoteMemory  # deferred: the server client loads httpx and pydantic
 
     preset = preset or "fused"
     qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")
@@ -42,11 +53,11 @@ def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, q
     if remote is not None:
         with remote:
             out = remote.search(user, query, question_date=qdate, as_of=at, k=k, preset=preset,
-                                explain=explain)
+                                explain=explain, **scope)
     else:
         with open_memory(answer_llm=False) as mem:
             out = mem.search_full(user, query, question_date=qdate, as_of=at, k=k,
-                                  config=preset).to_dict(explain=explain)
+                                  config=preset, **scope).to_dict(explain=explain)
     _cap_texts(out, max_chars)
     if as_json:
         click.echo(_dump(out))
@@ -111,20 +122,30 @@ def _print_steps(out: dict[str, Any]) -> None:
 
 # --- time: facts, timeline, inspect --------------------------------------------------------------
 
+LIMIT_HELP = "At most this many facts (default: every one, up to the bound graphmem.memory sets)."
+
+
+def _limit(limit: int | None) -> dict[str, Any]:
+    """Memory's own default and bound (MAX_FACTS) apply unless a limit is given."""
+    return {} if limit is None else {"limit": limit}
+
+
 @main.command()
 @click.option("--user", required=True)
 @click.option("--as-of", "as_of", default=None, help="Facts valid at this time (default: now).")
 @click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
 @click.option("--history", is_flag=True, help="Every version, current or not.")
 @click.option("--predicate", default=None)
+@click.option("--limit", type=int, default=None, help=LIMIT_HELP)
 @click.option("--json", "as_json", is_flag=True)
+@scope_options
 @_fail_cleanly
-def facts(user, as_of, question_date, history, predicate, as_json) -> None:
+def facts(user, as_of, question_date, history, predicate, limit, as_json, scope) -> None:
     """The user's current facts, the facts valid at --as-of, or the whole --history."""
     with open_memory(answer_llm=False) as mem:
         rows = mem.facts(user, _parse_when(as_of, "--as-of"), predicate=predicate,
-                         history=history,
-                         question_date=_parse_when(question_date, "--question-date"))
+                         history=history, **_limit(limit),
+                         question_date=_parse_when(question_date, "--question-date"), **scope)
     if as_json:
         click.echo(_dump([r.to_dict() for r in rows]))
         return
@@ -143,15 +164,18 @@ def facts(user, as_of, question_date, history, predicate, as_json) -> None:
 @click.option("--since", default=None)
 @click.option("--until", default=None)
 @click.option("--question-date", default=None, help="'Now' for the question: nothing said later.")
+@click.option("--limit", type=int, default=None, help=LIMIT_HELP)
 @click.option("--json", "as_json", is_flag=True)
+@scope_options
 @_fail_cleanly
-def timeline(user, entity, predicate, since, until, question_date, as_json) -> None:
+def timeline(user, entity, predicate, since, until, question_date, limit, as_json,
+             scope) -> None:
     """The ordered history of facts, with intervals, status and source turn."""
     with open_memory(answer_llm=False) as mem:
         rows = mem.timeline(user, entity=entity, predicate=predicate,
                             since=_parse_when(since, "--since"),
-                            until=_parse_when(until, "--until"),
-                            question_date=_parse_when(question_date, "--question-date"))
+                            until=_parse_when(until, "--until"), **_limit(limit),
+                            question_date=_parse_when(question_date, "--question-date"), **scope)
     if as_json:
         click.echo(_dump([r.to_dict() for r in rows]))
         return

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from . import _fail_cleanly, main, open_memory
+from .group import _fail_cleanly, main, open_memory
 
 
 @main.command("export")

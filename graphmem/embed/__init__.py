@@ -19,7 +19,9 @@ from .openai import OpenAIEmbedder
 
 class Embedder(Protocol):
     name: str  # the model, as recorded in the database
-    dimensions: int
+
+    @property
+    def dimensions(self) -> int: ...
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]: ...
 

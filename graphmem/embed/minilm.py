@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+from typing import Any
 
 
 class MiniLMEmbedder:
@@ -19,7 +20,7 @@ class MiniLMEmbedder:
     def __init__(self, max_seq_length: int = 128, batch_size: int = 64):
         self.max_seq_length = max_seq_length
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None  # a SentenceTransformer, loaded on first use
         self._lock = threading.Lock()
 
     def _load(self):

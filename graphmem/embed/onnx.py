@@ -13,6 +13,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -140,8 +141,8 @@ class OnnxEmbedder:
         self.batch_size = batch_size
         self.max_length = max_length or model.max_length
         self.threads = threads
-        self._session = None
-        self._tokenizer = None
+        self._session: Any = None  # an onnxruntime InferenceSession, made on first use
+        self._tokenizer: Any = None  # a tokenizers Tokenizer, likewise
         self._lock = threading.Lock()
 
     def _load(self):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class OpenAIEmbedder:
         self.batch_size = batch_size
         self.timeout_s = timeout_s
         self.api_key = api_key
-        self._client = None
+        self._client: Any = None  # an openai.OpenAI, made on first use
         self._lock = threading.Lock()
 
     @classmethod

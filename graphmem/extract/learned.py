@@ -185,11 +185,14 @@ class HybridExtractor:
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)
-        predicates = {c.predicate for c in ruled}
-        values = {(c.value or "").lower() for c in ruled}
+        read = {_canonical(c.predicate) for c in ruled}
         out = list(ruled)
         for cand in self.model.extract(text, role):
-            if cand.predicate in predicates or (cand.value or "").lower() in values:
+            if _canonical(cand.predicate) in read:
                 continue
             out.append(cand)
         return out
+
+
+def _canonical(predicate: str) -> str:
+    return registry.canonical_of(predicate) or predicate

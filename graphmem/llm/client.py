@@ -279,7 +279,7 @@ class LLMClient:
         while True:
             try:
                 return self._openai.chat.completions.create(
-                    model=cfg.model, messages=list(messages), **params)  # type: ignore[call-overload]
+                    model=cfg.model, messages=list(messages), **params)  # type: ignore[arg-type]
             except openai.APIStatusError as error:
                 status = error.status_code
                 if status != 429 and status < 500:

@@ -264,7 +264,7 @@ def start(settings: LocalNeo4jSettings, echo=print) -> ServerState:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + settings.start_timeout_s
-    bolt = http = None
+    bolt = http = ""  # the URIs the ready line names
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise LocalNeo4jError(

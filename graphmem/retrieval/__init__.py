@@ -192,7 +192,7 @@ class Retriever:
                 r = replace(r, status=d.status, valid_from=d.valid_from, valid_until=d.valid_until)
             elif r.type != "fact" and r.slot_states is not None:
                 r = with_slot_states(r, [
-                    s._replace(status=decided[s.id].status) if s.id in decided else s
+                    s._replace(status=decided[s.fact_id].status) if s.fact_id in decided else s
                     for s in r.slot_states if known(utc_native(s.mentioned_at), known_at)])
             out.append(r)
         return out

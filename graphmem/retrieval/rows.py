@@ -1,26 +1,17 @@
 """The typed rows of a search: what the store says about a candidate (Detail, with its slot
-states) and the row fusion ranks (Ranked: a detail with its density, time bonus and confidence)."""
+states as store.search.SlotState) and the row fusion ranks (Ranked: a detail with its density,
+time bonus and confidence)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
+
+from ..store.search import SlotState
 
 _DAY = timedelta(days=1)
-
-
-class SlotState(NamedTuple):
-    """One slot fact of a turn or piece (store.search.evidence_details lists them in this order)."""
-
-    predicate: str
-    status: str | None
-    id: str
-    slot: str
-    mentioned_at: datetime | None
-    valid_from: datetime | None
-    valid_until: datetime | None
 
 
 @dataclass(frozen=True, slots=True)

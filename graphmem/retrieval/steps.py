@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..store.search import SlotState
 from .config import ORDER_STEPS, RetrievalConfig
 from .coverage import spread
 from .query import QueryAnalysis, TemporalIntent
-from .rows import Detail, Ranked, SlotState
+from .rows import Detail, Ranked
 
 NearDuplicates = Callable[[list[str]], set[frozenset[str]]]
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 import anyio
-from fastapi import FastAPI, Query, Request, Security
+from fastapi import FastAPI, Path, Query, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader, HTTPBearer
 from starlette.routing import Route
@@ -20,15 +20,27 @@ from starlette.routing import Route
 from .. import __version__
 from .. import responses as out
 from ..errors import Neo4jUnavailable, connection_lost
+from ..loaders import FORMATS
 from ..memory import DEFAULT_PAGE, MAX_FACTS, MAX_PAGE
-from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
 from ..retrieval.config import PRESETS
 from .auth import Grant, KeyRing
-from .errors import ADMIN, BODY, KEYED, READ, UPLOAD_BODY, ApiError, BodyLimit, error_response, install
+from .errors import (
+    ADMIN,
+    BODY,
+    EVERY_ROUTE,
+    KEYED,
+    ONE_TURN,
+    READ,
+    UPLOAD_BODY,
+    ApiError,
+    BodyLimit,
+    error_response,
+    install,
+)
 from .guard import RequestGuard
+from .parameters import DOC
 from .schemas import (
-    METADATA_FILTER_DOC,
     AnswerRequest,
     AppendRequest,
     InvalidateRequest,
@@ -111,12 +123,28 @@ def _key(request: Request) -> str | None:
 SECURITY = [Security(HTTPBearer(auto_error=False, description="Authorization: Bearer KEY")),
             Security(APIKeyHeader(name="X-API-Key", auto_error=False,
                                   description="X-API-Key: KEY"))]
-METADATA_QUERY = Query(None, description="A JSON object, e.g. {\"agent\":\"planner\"} "
-                       "(URL-encoded): " + METADATA_FILTER_DOC)
-AGENT_QUERY = Query(None, description=SCOPE_DOC["agent_id"])
-RUN_QUERY = Query(None, description=SCOPE_DOC["run_id"])
-FACTS_LIMIT = Query(MAX_FACTS, description=f"At most this many facts, 1 to {MAX_FACTS}.",
+# The path and query parameters, each described as graphmem.server.parameters says (the MCP
+# tools read the same words).
+USER = Path(description=DOC["user_id"])
+SESSION = Path(description=DOC["session_id"])
+TURN = Path(description=DOC["turn_id"])
+FACT = Path(description=DOC["fact_id"])
+NODE = Path(description=DOC["node_id"])
+METADATA_QUERY = Query(None, description="A JSON object (URL-encoded). "
+                       + DOC["metadata_filter"])
+AGENT_QUERY = Query(None, description=DOC["agent_id"])
+RUN_QUERY = Query(None, description=DOC["run_id"])
+FACTS_LIMIT = Query(MAX_FACTS, description=DOC["facts_limit"],
                     json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})
+AS_OF = Query(None, description=DOC["as_of"])
+QUESTION_DATE = Query(None, description=DOC["question_date"])
+SINCE = Query(None, description=DOC["since"])
+UNTIL = Query(None, description=DOC["until"])
+PREDICATE = Query(None, description=DOC["predicate"])
+ENTITY = Query(None, description=DOC["entity"])
+HISTORY = Query(False, description=DOC["history"])
+CURSOR = Query(None, description=DOC["cursor"])
+PAGE_LIMIT = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE, description=DOC["page_limit"])
 
 
 def _metadata_filter(text: str | None) -> Any:
@@ -160,9 +188,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     pool = WorkerPool(workers, max_pending, breaker)
     mcp_handler, lifespan = None, None
     if mcp:
+        # Deferred: the mcp SDK (about 2 s to import here), for an app that serves /mcp only.
         from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 
-        from .mcp_tools import build_mcp
+        from .mcp_tools import build_mcp  # deferred with the mcp SDK (it imports it)
 
         mcp_server = build_mcp(memory, keys, run=pool.run)
         mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)
@@ -175,6 +204,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                 yield
 
     app = FastAPI(title="graphmem", version=__version__, lifespan=lifespan,
+                  responses=EVERY_ROUTE,  # the guard's refusals and an internal error
                   description="Evidence-grounded temporal graph memory for LLM agents. Every "
                               "endpoint under /v1/users/{user_id} touches that user's memory only; "
                               "the same tools over MCP (streamable HTTP) at /mcp.")
@@ -225,13 +255,15 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.post("/v1/users/{user_id}/sessions/{session_id}/messages", tags=["memory"],
               response_model=out.AppendResult, responses=KEYED | BODY, dependencies=SECURITY)
-    async def append(user_id: str, session_id: str, body: AppendRequest,
-                     request: Request) -> Any:
+    async def append(body: AppendRequest, request: Request, user_id: str = USER,
+                     session_id: str = SESSION) -> Any:
         """Append messages to a session (created on first use). A message whose `turn_id` the
         session already holds changes nothing; only the new turns are processed. Returns the
         turns added and the facts they made (`made`), each with the facts it replaced."""
         authorize(request, user_id)
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in body.messages]
         r = await pool.run(memory.append, user_id, session_id, turns,
                            session_time=body.session_time, agent_id=body.agent_id,
@@ -240,8 +272,8 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.put("/v1/users/{user_id}/time_zone", tags=["memory"], response_model=out.TimeZone,
              responses=KEYED | BODY, dependencies=SECURITY)
-    async def set_time_zone(user_id: str, body: TimeZoneRequest,
-                            request: Request) -> Any:
+    async def set_time_zone(body: TimeZoneRequest, request: Request,
+                            user_id: str = USER) -> Any:
         """Set the IANA time zone the user's message times without an offset are read in (null:
         UTC). Turns already stored keep their dates."""
         authorize(request, user_id)
@@ -250,14 +282,13 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     @app.post("/v1/users/{user_id}/transcripts", tags=["memory"],
               response_model=out.UploadResult, responses=KEYED | BODY, dependencies=SECURITY,
               openapi_extra=UPLOAD_BODY)
-    async def upload(user_id: str, request: Request,
-                     format: str = Query("auto", description="auto, or a transcript format"),
-                     filename: str = Query("transcript.json",
-                                           description="The file's name (its suffix helps auto)"),
-                     session: str | None = Query(None, description="The session id, for a "
-                                                 "format without sessions"),
-                     session_time: str | None = Query(None, description="The session's start, "
-                                                      "for a format without times (ISO 8601)")
+    async def upload(request: Request, user_id: str = USER,
+                     format: str = Query("auto", description=DOC["format"],
+                                         json_schema_extra={"enum": ["auto", *FORMATS]}),
+                     filename: str = Query("transcript.json", description=DOC["filename"]),
+                     session: str | None = Query(None, description=DOC["upload_session"]),
+                     session_time: str | None = Query(None,
+                                                      description=DOC["upload_session_time"])
                      ) -> Any:
         """Ingest a transcript file sent as the request body, for this user only (records of
         other users in the file are skipped and counted)."""
@@ -269,22 +300,17 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.delete("/v1/users/{user_id}", tags=["memory"], response_model=out.Deleted,
                 responses=READ, dependencies=SECURITY)
-    async def forget(user_id: str, request: Request) -> Any:
+    async def forget(request: Request, user_id: str = USER) -> Any:
         """Delete everything of one user, and nothing else."""
         authorize(request, user_id)
         return {"deleted": await pool.run(memory.forget, user_id)}
 
     # --- one memory at a time ------------------------------------------------------------------
 
-    cursor_doc = "The next_cursor of the previous page; none for the first page."
-    limit_doc = f"Items per page, 1 to {MAX_PAGE}."
-
     @app.get("/v1/users/{user_id}/sessions", tags=["one memory"],
              response_model=out.SessionPage, responses=READ, dependencies=SECURITY)
-    async def list_sessions(user_id: str, request: Request,
-                            cursor: str | None = Query(None, description=cursor_doc),
-                            limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
-                                               description=limit_doc)) -> Any:
+    async def list_sessions(request: Request, user_id: str = USER,
+                            cursor: str | None = CURSOR, limit: int = PAGE_LIMIT) -> Any:
         """One page of the user's sessions, oldest first, each with how many turns it holds;
         `next_cursor` (null on the last page) fetches the next."""
         authorize(request, user_id)
@@ -293,12 +319,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/turns", tags=["one memory"], response_model=out.TurnPage,
              responses=READ, dependencies=SECURITY)
-    async def list_turns(user_id: str, request: Request,
-                         session: str | None = Query(None, description="Only this session (the "
-                                                     "session id the messages were sent to)."),
-                         cursor: str | None = Query(None, description=cursor_doc),
-                         limit: int = Query(DEFAULT_PAGE, ge=1, le=MAX_PAGE,
-                                            description=limit_doc)) -> Any:
+    async def list_turns(request: Request, user_id: str = USER,
+                         session: str | None = Query(None, description=DOC["session_filter"]),
+                         cursor: str | None = CURSOR, limit: int = PAGE_LIMIT) -> Any:
         """One page of the user's turns in conversation order (sessions oldest first, turns by
         position); every turn appears once across the pages."""
         authorize(request, user_id)
@@ -307,18 +330,16 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         return out.TurnPage(turns=page.items, next_cursor=page.next_cursor)
 
     @app.get("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"],
-             response_model=out.Turn, responses=READ, dependencies=SECURITY)
-    async def get_turn(user_id: str, turn_id: str, request: Request) -> Any:
+             response_model=out.Turn, responses=ONE_TURN, dependencies=SECURITY)
+    async def get_turn(request: Request, user_id: str = USER, turn_id: str = TURN) -> Any:
         """One turn by stored id or source turn id, with the ids of the facts derived from it."""
         authorize(request, user_id)
         return await pool.run(memory.get_turn, user_id, turn_id)
 
     @app.delete("/v1/users/{user_id}/turns/{turn_id:path}", tags=["one memory"],
-                response_model=out.TurnRemoval, responses=READ, dependencies=SECURITY)
-    async def delete_turn(user_id: str, turn_id: str, request: Request,
-                          redact: bool = Query(False, description="Keep the turn's place and "
-                                               "date, replace its words by \"[redacted]\".")
-                          ) -> Any:
+                response_model=out.TurnRemoval, responses=ONE_TURN, dependencies=SECURITY)
+    async def delete_turn(request: Request, user_id: str = USER, turn_id: str = TURN,
+                          redact: bool = Query(False, description=DOC["redact"])) -> Any:
         """Delete (or redact) one turn, its pieces and the facts derived only from it; the
         slots those facts were in are decided again as if they had never been said."""
         authorize(request, user_id)
@@ -327,15 +348,15 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/facts/{fact_id}", tags=["one memory"],
              response_model=out.Fact, responses=READ, dependencies=SECURITY)
-    async def get_fact(user_id: str, fact_id: str, request: Request) -> Any:
+    async def get_fact(request: Request, user_id: str = USER, fact_id: str = FACT) -> Any:
         """One fact by id: status, interval, source turns, changes, and who marked it wrong."""
         authorize(request, user_id)
         return await pool.run(memory.get_fact, user_id, fact_id)
 
     @app.post("/v1/users/{user_id}/facts/{fact_id}/invalidate", tags=["one memory"],
               response_model=out.Fact, responses=READ | BODY, dependencies=SECURITY)
-    async def invalidate_fact(user_id: str, fact_id: str, body: InvalidateRequest,
-                              request: Request) -> Any:
+    async def invalidate_fact(body: InvalidateRequest, request: Request,
+                              user_id: str = USER, fact_id: str = FACT) -> Any:
         """Mark a fact wrong ("forget that"): status invalid, kept in history with who said so;
         its slot is decided again without it. Returns the fact."""
         authorize(request, user_id)
@@ -348,7 +369,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     @app.post("/v1/users/{user_id}/search", tags=["memory"], response_model=out.SearchResult,
               response_model_exclude_unset=True,  # `hits` only with explain
               responses=READ | BODY, dependencies=SECURITY)
-    async def search(user_id: str, body: SearchRequest, request: Request) -> Any:
+    async def search(body: SearchRequest, request: Request, user_id: str = USER) -> Any:
         """Ranked evidence (facts, pieces, turns) with source turn ids, dates and status."""
         authorize(request, user_id)
         if body.preset not in PRESETS:
@@ -362,9 +383,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/facts", tags=["memory"], response_model=out.Facts,
              responses=READ, dependencies=SECURITY)
-    async def facts(user_id: str, request: Request, as_of: datetime | None = None,
-                    history: bool = False, predicate: str | None = None,
-                    question_date: datetime | None = None,
+    async def facts(request: Request, user_id: str = USER, as_of: datetime | None = AS_OF,
+                    history: bool = HISTORY, predicate: str | None = PREDICATE,
+                    question_date: datetime | None = QUESTION_DATE,
                     limit: int = FACTS_LIMIT,
                     metadata: str | None = METADATA_QUERY,
                     agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
@@ -379,9 +400,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/timeline", tags=["memory"], response_model=out.Facts,
              responses=READ, dependencies=SECURITY)
-    async def timeline(user_id: str, request: Request, entity: str | None = None,
-                       predicate: str | None = None, since: datetime | None = None,
-                       until: datetime | None = None, question_date: datetime | None = None,
+    async def timeline(request: Request, user_id: str = USER, entity: str | None = ENTITY,
+                       predicate: str | None = PREDICATE, since: datetime | None = SINCE,
+                       until: datetime | None = UNTIL,
+                       question_date: datetime | None = QUESTION_DATE,
                        limit: int = FACTS_LIMIT,
                        metadata: str | None = METADATA_QUERY,
                        agent_id: str | None = AGENT_QUERY, run_id: str | None = RUN_QUERY) -> Any:
@@ -396,7 +418,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/inspect/{node_id:path}", tags=["memory"],
              response_model=out.Card, responses=READ, dependencies=SECURITY)
-    async def inspect(user_id: str, node_id: str, request: Request) -> Any:
+    async def inspect(request: Request, user_id: str = USER, node_id: str = NODE) -> Any:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name)."""
         authorize(request, user_id)
         return await pool.run(memory.inspect, user_id, node_id)
@@ -404,7 +426,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     @app.post("/v1/users/{user_id}/answer", tags=["memory"], response_model=out.Answer,
               response_model_exclude_unset=True,  # `trace` only when asked
               responses=READ | BODY, dependencies=SECURITY)
-    async def answer(user_id: str, body: AnswerRequest, request: Request) -> Any:
+    async def answer(body: AnswerRequest, request: Request, user_id: str = USER) -> Any:
         """An answer with citations (turn ids, dates, verbatim words), usage and cost."""
         authorize(request, user_id)
         ans = await pool.run(memory.answer, user_id, body.question,
@@ -414,7 +436,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
 
     @app.get("/v1/users/{user_id}/stats", tags=["memory"], response_model=out.Stats,
              responses=READ, dependencies=SECURITY)
-    async def user_stats(user_id: str, request: Request) -> Any:
+    async def user_stats(request: Request, user_id: str = USER) -> Any:
         """Counts of one user's sessions, turns, pieces, facts and entities."""
         authorize(request, user_id)
         return await pool.run(memory.stats, user_id)

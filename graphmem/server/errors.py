@@ -34,19 +34,27 @@ def _documented(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 # The refusals each route can give, as the OpenAPI document lists them (the body: ErrorBody).
 _WHY = {
-    400: "Malformed JSON or bad input (an unknown preset, a transcript that does not parse)",
+    400: "Malformed JSON or bad input (an unknown preset, a transcript that does not parse, a "
+         "source turn id that names turns of two sessions)",
     401: "No API key, or one the server does not know (only with keys configured)",
     403: "The API key may not touch this user's memory, or the request came from a foreign "
-         "Origin",
+         "Origin (a browser page of another site)",
     404: "No memory for this user (unknown_user), or no such id of theirs (not_found)",
     413: "The body is larger than --max-body-mb",
     415: "A body of the wrong content type",
-    422: "A field out of bounds (lengths, k, budget, limits, ids, metadata)",
+    421: "The Host header names a host this server does not answer to (foreign_host, "
+         "missing_host): use a loopback name or the bound host, or add the name to "
+         "GRAPHMEM_ALLOWED_HOSTS",
+    422: "A field out of bounds (lengths, k, budget, limits, ids, metadata, a cursor)",
+    500: "An internal error (the server log has the details), or the configured LLM or "
+         "embedding endpoint failed",
     503: "Neo4j is unreachable or the server is busy; retry after Retry-After seconds",
 }
+EVERY_ROUTE = _documented(403, 421, 500)  # the RequestGuard's refusals, before any route
 ADMIN = _documented(401, 403, 503)  # a route over every user
 KEYED = _documented(401, 403, 422, 503)  # a route of one user (its id is bounded)
 READ = KEYED | _documented(404)  # ... that needs the user's memory to exist
+ONE_TURN = READ | _documented(400)  # ... by a source turn id two sessions may share
 BODY = _documented(400, 413, 415)  # a route that reads a body
 UPLOAD_BODY = {"requestBody": {"required": True, "description": "The transcript file's bytes "
                "(sent as application/octet-stream): any format graphmem ingest reads",

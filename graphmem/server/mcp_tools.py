@@ -3,14 +3,18 @@ and mounted on `graphmem serve` at /mcp (streamable HTTP, the same API keys and 
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.tools import Tool
-from pydantic import ConfigDict, Field, model_validator
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .. import responses as out
 from ..errors import GraphmemError
@@ -25,12 +29,11 @@ from ..memory import (
     MAX_PAGE,
     MODEL_FACTS,
 )
-from ..metadata import SCOPE_DOC
 from ..models import TurnRecord
-from ..predicates import ROLES, Cardinality, names
 from ..retrieval.config import PRESETS
 from .auth import KeyRing
-from .schemas import METADATA_FILTER_DOC, Message
+from .parameters import DOC
+from .schemas import Message
 
 INSTRUCTIONS = (
     "graphmem is an evidence-grounded temporal memory of one user's conversations. Every tool "
@@ -43,56 +46,46 @@ def _key(headers: Any) -> str | None:
     return auth[7:].strip() if auth.lower().startswith("bearer ") else headers.get("x-api-key")
 
 
-# The tools' parameters, each described for the model that calls them.
-UserId = Annotated[str, Field(description="The user whose memory is read or changed.")]
-TurnId = Annotated[str, Field(description="A turn's stored id (turn:…, as search results give it) "
-                                          "or your own turn_id for the message.")]
-FactId = Annotated[str, Field(description="A fact's id (fact:…), as current_facts, timeline or "
-                                          "search give it.")]
-Cursor = Annotated[str | None, Field(description="The next_cursor of the previous page; omit it "
-                                                 "for the first page.")]
-Limit = Annotated[int, Field(description=f"Items per page, 1 to {MAX_PAGE}.", ge=1, le=MAX_PAGE)]
-
-_ISO = "An ISO 8601 date (2024-03-01) or datetime (2024-03-01T09:00:00Z)"
-QuestionDate = Annotated[datetime | None, Field(description=(
-    f"Answer as memory knew it on this date: nothing said after it counts (as if asked "
-    f"then). {_ISO}; omit for everything remembered. as_of is different: what was true on a "
-    f"date, judged with everything said, later corrections included."))]
-AsOf = Annotated[datetime | None, Field(description=(
-    f"The world as it was on this date: the facts valid then (where the user lived on it), "
-    f"whenever they were said. {_ISO}; omit for now."))]
-Since = Annotated[datetime | None, Field(description=f"Only facts from this date on. {_ISO}.")]
-Until = Annotated[datetime | None, Field(description=f"Only facts up to this date. {_ISO}.")]
-# The predicate vocabulary, read from the registry: not a fixed set (families and roles take keys).
-_PLAIN = sorted(set().union(*(names(c) for c in Cardinality)))
-_FAMILIES = sorted(set().union(*(names(c, keyed=True) for c in Cardinality)))
-Predicate = Annotated[str | None, Field(description=(
-    "Only facts of this predicate (the slot a fact fills). One of: " + ", ".join(_PLAIN)
-    + "; a family member, prefix then key (" + ", ".join(_FAMILIES)
-    + ": owns_count:dog, does:running, favorite_restaurant); or a person by role ("
-    + ", ".join(sorted(ROLES)) + "), with <role>_event for their events."))]
-Entity = Annotated[str | None, Field(description="Only facts about this entity, by name "
-                                                 "(Leeds; case and accents do not matter).")]
-History = Annotated[bool, Field(description="Every version of each fact (superseded and "
-                                            "invalid ones too), not only the current ones.")]
-FactLimit = Annotated[int, Field(description=f"At most this many facts, 1 to {MAX_FACTS} "
-                                             f"(default {MODEL_FACTS}).",
+# The tools' parameters, each described for the model that calls them (graphmem.server.parameters:
+# the same words the OpenAPI document uses).
+UserId = Annotated[str, Field(description=DOC["user_id"])]
+TurnId = Annotated[str, Field(description=DOC["turn_id"])]
+FactId = Annotated[str, Field(description=DOC["fact_id"])]
+Cursor = Annotated[str | None, Field(description=DOC["cursor"])]
+Limit = Annotated[int, Field(description=DOC["page_limit"], ge=1, le=MAX_PAGE)]
+QuestionDate = Annotated[datetime | None, Field(description=DOC["question_date"])]
+AsOf = Annotated[datetime | None, Field(description=DOC["as_of"])]
+Since = Annotated[datetime | None, Field(description=DOC["since"])]
+Until = Annotated[datetime | None, Field(description=DOC["until"])]
+Predicate = Annotated[str | None, Field(description=DOC["predicate"])]
+Entity = Annotated[str | None, Field(description=DOC["entity"])]
+History = Annotated[bool, Field(description=DOC["history"])]
+FactLimit = Annotated[int, Field(description=DOC["model_facts_limit"],
                                  json_schema_extra={"minimum": 1, "maximum": MAX_FACTS})]
-Query = Annotated[str, Field(description="What to look for, in the user's words.")]
+Query = Annotated[str, Field(description=DOC["query"])]
 # k and budget: bounds Memory checks for every door (one message for all), documented here.
-K = Annotated[int, Field(description=f"How many results, 1 to {MAX_K}.",
+K = Annotated[int, Field(description=DOC["k"],
                          json_schema_extra={"minimum": 1, "maximum": MAX_K})]
 Preset = Annotated[Literal[tuple(PRESETS)], Field(  # type: ignore[valid-type]
-    description="The retrieval recipe (a preset of graphmem.retrieval.config): fused, the "
-                "default, combines every tunnel; the others are one tunnel alone or a baseline, "
-                "for comparison.")]
-MetadataFilter = Annotated[dict[str, Any] | None, Field(description=(
-    METADATA_FILTER_DOC + " E.g. {\"agent\": \"planner\"}."))]
-AgentId = Annotated[str | None, Field(description=SCOPE_DOC["agent_id"])]
-RunId = Annotated[str | None, Field(description=SCOPE_DOC["run_id"])]
-Budget = Annotated[int, Field(description=f"Planner steps the answer may take, 0 to "
-                                          f"{MAX_BUDGET}.",
-                                  json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
+    description=DOC["preset"])]
+MetadataFilter = Annotated[dict[str, Any] | None, Field(description=DOC["metadata_filter"])]
+AgentId = Annotated[str | None, Field(description=DOC["agent_id"])]
+RunId = Annotated[str | None, Field(description=DOC["run_id"])]
+Budget = Annotated[int, Field(description=DOC["budget"],
+                              json_schema_extra={"minimum": 0, "maximum": MAX_BUDGET})]
+
+
+# A list of facts as a model reads it: only the fields that are known (a fact of a plain slot has
+# no quantity, occurrence or invalidation; ~5 nulls of a fact's ~21 fields), compact: 596 -> 480
+# characters a fact on the test scenario. The output schema is the same model's (each field left
+# out has its default), so a client validates it as the HTTP route's.
+FactList = Annotated[CallToolResult, out.Facts]
+
+
+def _known_fields(result: BaseModel) -> CallToolResult:
+    data = result.model_dump(mode="json", exclude_none=True)
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
 
 def _strict(tool: Tool) -> Tool:
@@ -108,10 +101,12 @@ def _strict(tool: Tool) -> Tool:
                              f"{tool.name} takes {', '.join(accepted)}")
         return data
 
-    strict = type(base.__name__, (base,), {
+    strict: Any = type(base.__name__, (base,), {
         "__module__": base.__module__,
         "model_config": ConfigDict(extra="forbid"),  # additionalProperties: false in the schema
-        "refuse_unknown": model_validator(mode="before")(classmethod(refuse_unknown))})
+        # pydantic takes the classmethod object at run time; its stubs name functions only
+        "refuse_unknown": model_validator(mode="before")(
+            classmethod(refuse_unknown))})  # type: ignore[arg-type]
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
     return tool
@@ -122,10 +117,6 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     loop (the HTTP server's bounded pool); by default a worker thread."""
     keys = keys or KeyRing()
     if run is None:
-        import functools
-
-        import anyio
-
         async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
             return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
@@ -155,18 +146,15 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "remembered), and the facts made (`made`: id, predicate, value, statement, status), "
           "each with the older facts it replaced (`replaced`: how, id, statement).")
     async def remember(user_id: UserId, session_id: Annotated[str, Field(
-                           description="Your id for the conversation the messages belong to; "
-                                       "a new one starts a session.")],
-                       messages: Annotated[list[Message], Field(
-                           description="The messages, in the order they were said.")],
+                           description=DOC["session_id"])],
+                       messages: Annotated[list[Message], Field(description=DOC["messages"])],
                        ctx: Context,
                        session_time: Annotated[datetime | None, Field(
-                           description=f"When the session started, if this call creates it "
-                                       f"(default: the first message's timestamp, else now), "
-                                       f"and the time of messages without a timestamp. {_ISO}."
-                       )] = None, agent_id: AgentId = None,
+                           description=DOC["session_time"])] = None, agent_id: AgentId = None,
                        run_id: RunId = None) -> out.AppendResult:
-        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id, m.timestamp, m.metadata)
+        turns = [TurnRecord(m.role, m.content, m.speaker, m.turn_id,
+                            m.timestamp,  # type: ignore[arg-type]  # text: Memory.append reads it
+                            m.metadata)
                  for m in messages]
         r = await call(ctx, user_id, memory.append, user_id, session_id, turns,
                        session_time=session_time, agent_id=agent_id, run_id=run_id)
@@ -175,8 +163,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
     @tool("Set the user's IANA time zone (e.g. Europe/Berlin; null: UTC): message times "
           "without an offset are read in it from now on.")
     async def set_time_zone(user_id: UserId, time_zone: Annotated[str | None, Field(
-                                description="An IANA time zone name (Europe/Berlin, "
-                                            "America/New_York); null: UTC.")],
+                                description=DOC["time_zone"])],
                             ctx: Context) -> out.TimeZone:
         return out.TimeZone(
             time_zone=await call(ctx, user_id, memory.set_time_zone, user_id, time_zone))
@@ -186,7 +173,7 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "ids and the date it was said.")
     async def search_memory(user_id: UserId, query: Query, ctx: Context, k: K = DEFAULT_K,
                             question_date: QuestionDate = None, as_of: AsOf = None,
-                            preset: Preset = DEFAULT_PRESET,
+                            preset: Preset = DEFAULT_PRESET,  # type: ignore[valid-type]
                             metadata: MetadataFilter = None, agent_id: AgentId = None,
                             run_id: RunId = None) -> out.SearchHits:
         found = await call(ctx, user_id, memory.search, user_id, query,
@@ -202,11 +189,11 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                             question_date: QuestionDate = None,
                             limit: FactLimit = MODEL_FACTS,
                             metadata: MetadataFilter = None, agent_id: AgentId = None,
-                            run_id: RunId = None) -> out.Facts:
+                            run_id: RunId = None) -> FactList:
         found = await call(ctx, user_id, memory.facts, user_id, as_of, predicate=predicate,
                            history=history, question_date=question_date, limit=limit,
                            metadata=metadata, agent_id=agent_id, run_id=run_id)
-        return out.Facts(facts=found)
+        return _known_fields(out.Facts(facts=found))
 
     @tool("The ordered history of the user's facts (about an entity or a predicate, within "
           "dates): what changed when, with SUPERSEDES / UPDATES / CONTRADICTS changes and the "
@@ -216,19 +203,18 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                        question_date: QuestionDate = None,
                        limit: FactLimit = MODEL_FACTS,
                        metadata: MetadataFilter = None, agent_id: AgentId = None,
-                       run_id: RunId = None) -> out.Facts:
+                       run_id: RunId = None) -> FactList:
         found = await call(ctx, user_id, memory.timeline, user_id, entity=entity,
                            predicate=predicate, since=since, until=until,
                            question_date=question_date, limit=limit, metadata=metadata,
                            agent_id=agent_id, run_id=run_id)
-        return out.Facts(facts=found)
+        return _known_fields(out.Facts(facts=found))
 
     @tool("A memory card for one id (a fact, piece, turn — stored or source id — or an entity "
           "id or name): the verbatim words, their session and date, and the facts and changes "
           "around it.")
     async def inspect(user_id: UserId, id: Annotated[str, Field(  # noqa: A002
-                          description="A fact id (fact:…), piece id, turn id (stored turn:… or "
-                                      "your own turn_id), or an entity's id or name.")],
+                          description=DOC["node_id"])],
                       ctx: Context) -> out.Card:
         return out.Card.model_validate(await call(ctx, user_id, memory.inspect, user_id, id))
 
@@ -236,16 +222,19 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
           "(stored turn id, source turn id, session, date, verbatim quote), whether memory "
           "holds no answer, and tokens and cost when an LLM is used.")
     async def answer(user_id: UserId, question: Annotated[str, Field(
-                         description="The question, in the user's words.")], ctx: Context,
+                         description=DOC["question"])], ctx: Context,
                      question_date: QuestionDate = None,
-                     budget: Budget = DEFAULT_BUDGET) -> out.Answer:
+                     budget: Budget = DEFAULT_BUDGET,
+                     offline: Annotated[bool, Field(description=DOC["offline"])] = False
+                     ) -> out.Answer:
         ans = await call(ctx, user_id, memory.answer, user_id, question,
-                         question_date=question_date, budget=budget)
+                         question_date=question_date, budget=budget, offline=offline)
         ans.trace = []
         return ans
 
     _one_memory_tools(tool, memory, call)
-    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools)
+    # WARNING: the SDK's INFO lines (a session manager starting, each request) are not news.
+    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools, log_level="WARNING")
 
 
 def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
@@ -265,8 +254,7 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                  "ids. Pass next_cursor back for the next page (null: the last).")
     async def list_turns(user_id: UserId, ctx: Context,
                          session_id: Annotated[str | None, Field(
-                             description="Only this session (the session_id the messages were "
-                                         "remembered under); omit for every session.")] = None,
+                             description=DOC["session_filter"])] = None,
                          cursor: Cursor = None, limit: Limit = DEFAULT_PAGE) -> out.TurnPage:
         page = await call(ctx, user_id, memory.list_turns, user_id, session_id=session_id,
                           cursor=cursor, limit=limit)
@@ -287,9 +275,7 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                  "from it; what those facts had replaced becomes current again as if they had "
                  "never been said. Nothing else is touched. Returns what was removed.")
     async def forget_turn(user_id: UserId, turn_id: TurnId, ctx: Context,
-                          redact: Annotated[bool, Field(
-                              description="Keep the turn's place and date, replace its words; "
-                                          "default false: delete it.")] = False
+                          redact: Annotated[bool, Field(description=DOC["redact"])] = False
                           ) -> out.TurnRemoval:
         fn = memory.redact_turn if redact else memory.delete_turn
         return await call(ctx, user_id, fn, user_id, turn_id)
@@ -298,10 +284,8 @@ def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:
                  "not true\"): its status becomes invalid, kept in history with who said so and "
                  "why, and the value it had replaced is current again. Returns the fact.")
     async def invalidate_fact(user_id: UserId, fact_id: FactId, ctx: Context,
-                              by: Annotated[str, Field(
-                                  description="Who says it is wrong: the user, an agent's name, "
-                                              "or the turn id where it was said.")] = "user",
+                              by: Annotated[str, Field(description=DOC["by"])] = "user",
                               reason: Annotated[str | None, Field(
-                                  description="Why, in a few words.")] = None) -> out.Fact:
+                                  description=DOC["reason"])] = None) -> out.Fact:
         return await call(ctx, user_id, memory.invalidate_fact, user_id, fact_id, by=by,
                           reason=reason)

@@ -27,9 +27,10 @@ from ..metadata import (
     MAX_METADATA_KEY_CHARS,
     MAX_METADATA_KEYS,
     MAX_METADATA_VALUE_CHARS,
-    SCOPE_DOC,
 )
+from ..retrieval.config import PRESETS
 from ..timestamps import MAX_TIMESTAMP_CHARS, MAX_ZONE_CHARS
+from .parameters import DOC
 
 MAX_MESSAGES = MAX_APPEND_TURNS
 
@@ -39,8 +40,6 @@ MAX_MESSAGES = MAX_APPEND_TURNS
 METADATA_DOC = (f"A flat object: at most {MAX_METADATA_KEYS} keys of at most "
                 f"{MAX_METADATA_KEY_CHARS} characters, each to a string (at most "
                 f"{MAX_METADATA_VALUE_CHARS} characters), a number or a boolean.")
-METADATA_FILTER_DOC = ("Only evidence from turns whose metadata holds every one of these "
-                       "key/value pairs (equal value and type).")
 
 
 def _doc(**bounds: Any) -> dict[str, Any]:
@@ -48,7 +47,7 @@ def _doc(**bounds: Any) -> dict[str, Any]:
 
 
 def _scope(key: str) -> Any:
-    return Field(None, description=SCOPE_DOC[key], examples=[{"agent_id": "planner",
+    return Field(None, description=DOC[key], examples=[{"agent_id": "planner",
                                                               "run_id": "run-7"}[key]],
                  **_doc(minLength=1, maxLength=MAX_METADATA_VALUE_CHARS))
 
@@ -83,48 +82,46 @@ class Message(_Body):
 
 
 class AppendRequest(_Body):
-    messages: list[Message] = Field(**_doc(minItems=1, maxItems=MAX_MESSAGES))
-    session_time: datetime | None = Field(
-        None, description="Start of the session when it is created (default: the first "
-                          "message's timestamp, else now), and the time of the messages of this "
-                          "call that carry no timestamp.")
+    messages: list[Message] = Field(description=DOC["messages"] + f" 1 to {MAX_MESSAGES}.",
+                                    **_doc(minItems=1, maxItems=MAX_MESSAGES))
+    session_time: datetime | None = Field(None, description=DOC["session_time"])
     agent_id: StrictStr | None = _scope("agent_id")
     run_id: StrictStr | None = _scope("run_id")
 
 
 class TimeZoneRequest(_Body):
     time_zone: StrictStr | None = Field(
-        description="An IANA time zone name; message times without an offset are read in it. "
-                    "null: UTC.", examples=["Europe/Berlin"], **_doc(maxLength=MAX_ZONE_CHARS))
+        description=DOC["time_zone"], examples=["Europe/Berlin"], **_doc(maxLength=MAX_ZONE_CHARS))
 
 
 class SearchRequest(_Body):
-    query: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
-    question_date: datetime | None = None
-    as_of: datetime | None = None
-    k: StrictInt = Field(DEFAULT_K, **_doc(minimum=1, maximum=MAX_K))
-    preset: StrictStr = DEFAULT_PRESET
-    explain: StrictBool = False
+    query: StrictStr = Field(description=DOC["query"],
+                             **_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
+    question_date: datetime | None = Field(None, description=DOC["question_date"])
+    as_of: datetime | None = Field(None, description=DOC["as_of"])
+    k: StrictInt = Field(DEFAULT_K, description=DOC["k"], **_doc(minimum=1, maximum=MAX_K))
+    preset: StrictStr = Field(DEFAULT_PRESET, description=DOC["preset"],
+                              **_doc(enum=list(PRESETS)))
+    explain: StrictBool = Field(False, description=DOC["explain"])
     metadata: dict[str, Any] | None = Field(
-        None, description=METADATA_FILTER_DOC, examples=[{"agent": "planner"}],
+        None, description=DOC["metadata_filter"], examples=[{"agent": "planner"}],
         **_doc(maxProperties=MAX_METADATA_KEYS))
     agent_id: StrictStr | None = _scope("agent_id")
     run_id: StrictStr | None = _scope("run_id")
 
 
 class AnswerRequest(_Body):
-    question: StrictStr = Field(**_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
-    question_date: datetime | None = None
-    budget: StrictInt = Field(DEFAULT_BUDGET, **_doc(minimum=0, maximum=MAX_BUDGET))
-    offline: StrictBool = Field(False,
-                                description="Extractive answer even if an LLM is configured.")
-    trace: StrictBool = False
+    question: StrictStr = Field(description=DOC["question"],
+                                **_doc(minLength=1, maxLength=MAX_QUERY_CHARS))
+    question_date: datetime | None = Field(None, description=DOC["question_date"])
+    budget: StrictInt = Field(DEFAULT_BUDGET, description=DOC["budget"],
+                              **_doc(minimum=0, maximum=MAX_BUDGET))
+    offline: StrictBool = Field(False, description=DOC["offline"])
+    trace: StrictBool = Field(False, description=DOC["trace"])
 
 
 class InvalidateRequest(_Body):
-    by: StrictStr = Field(
-        "user", description="Who says the fact is wrong (the user, an agent's name, the turn id "
-                            "where it was said): kept with the fact.",
-        **_doc(minLength=1, maxLength=MAX_ID_CHARS))
-    reason: StrictStr | None = Field(None, description="Why, in a few words: kept with the fact.",
+    by: StrictStr = Field("user", description=DOC["by"],
+                          **_doc(minLength=1, maxLength=MAX_ID_CHARS))
+    reason: StrictStr | None = Field(None, description=DOC["reason"],
                                      **_doc(maxLength=MAX_REASON_CHARS))

@@ -112,12 +112,15 @@ def all_user_ids(graph: Graph) -> list[str]:
 
 def id_parts(tx: Any, user_id: str) -> dict[str, list[dict[str, Any]]]:
     """The stored parts each of one user's ids is derived from, by label."""
-    return tx.run(query("migrate_id_parts"), user_id=user_id).single().data()
+    parts: dict[str, list[dict[str, Any]]] = tx.run(query("migrate_id_parts"),
+                                                    user_id=user_id).single().data()
+    return parts
 
 
 def rekey(tx: Any, user_id: str, plan: dict[str, Any]) -> dict[str, int]:
     """Give one user's nodes their new ids (old ones kept as `legacy_id`); counts by label."""
-    return tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()
+    counts: dict[str, int] = tx.run(query("migrate_rekey"), user_id=user_id, **plan).single().data()
+    return counts
 
 
 def half_written_sessions(graph: Graph, user_id: str) -> int:

@@ -2,39 +2,102 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ._run import rows, run
+from .time import utc_native
 
 if TYPE_CHECKING:
     from ..db import Graph
 
 
-def slot_facts(tx: Any, user_id: str, slots: list[str],
-               anchors: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every fact of these slots (the fields currency decides on); `tied_to` names a fact of an
+@dataclass(frozen=True)
+class SlotFactRecord:
+    """The fields of a stored fact that currency decides on (`graphmem.currency.SlotFact` adds
+    its rules)."""
+
+    id: str
+    predicate: str
+    value: str | None
+    modality: str
+    mentioned_at: datetime
+    occurred_start: datetime | None = None
+    turn_idx: int = 0
+    span_start: int = 0  # where in the turn it was said: orders statements within one turn
+    retraction: bool = False  # "Actually, I don't live in Denver": the old fact never held
+    tied_to: str | None = None  # the fact of the same sentence this one ends with (TIED_TO)
+    # When memory wrote the fact's session: orders two sessions stamped with the same time (the
+    # one heard later is the later statement), never facts said at different times.
+    heard_at: datetime | None = None
+    # Read in passing (a model state that does not compete, FactCandidate.competes): a later
+    # fact of the slot ends it (no edge is drawn), but it ends nothing itself.
+    mention: bool = False
+
+
+R = TypeVar("R", bound=SlotFactRecord)
+
+
+class FavoriteValue(NamedTuple):
+    """A favourite slot (of any subject) and one value stated for it."""
+
+    slot: str
+    value: str | None
+
+
+@dataclass(frozen=True)
+class HeldFact:
+    """An active asserted fact, as a `left` fact of the same subject may end it."""
+
+    id: str
+    predicate: str
+    value: str | None
+    subject: str | None
+    kind: str
+    mentioned_at: datetime | None
+
+
+def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
+    by_slot: dict[str, list[R]] = {}
+    for row in found:
+        mentioned_at = utc_native(row["mentioned_at"])
+        assert mentioned_at is not None  # every stored fact has one
+        by_slot.setdefault(row["slot"], []).append(kind(
+            id=row["id"], predicate=row["predicate"], value=row["value"],
+            modality=row["modality"], mentioned_at=mentioned_at,
+            occurred_start=utc_native(row["occurred_start"]), turn_idx=row["turn_idx"] or 0,
+            span_start=row["span_start"] or 0, retraction=bool(row["retraction"]),
+            tied_to=row["tied_to"], heard_at=utc_native(row["heard_at"]),
+            mention=bool(row["mention"])))
+    return by_slot
+
+
+def slot_facts(tx: Any, user_id: str, slots: list[str], kind: type[R],
+               anchors: list[str] | None = None) -> dict[str, list[R]]:
+    """Every fact of these slots, by slot, as `kind` records; `tied_to` names a fact of an
     `anchors` predicate said in the same piece."""
-    return rows(tx, "currency_slot_facts", user_id=user_id, slots=slots, anchors=anchors or [],
-                known_at=None)
+    return _by_slot(rows(tx, "currency_slot_facts", user_id=user_id, slots=slots,
+                         anchors=anchors or [], known_at=None), kind)
 
 
-def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], anchors: list[str],
-                        known_at: datetime) -> list[dict[str, Any]]:
-    """The facts of these slots mentioned by `known_at` (a question date)."""
-    return graph.read("currency_slot_facts", user_id=user_id, slots=slots, anchors=anchors,
-                      known_at=known_at)
+def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], kind: type[R],
+                        anchors: list[str], known_at: datetime) -> dict[str, list[R]]:
+    """The facts of these slots mentioned by `known_at` (a question date), by slot."""
+    return _by_slot(graph.read("currency_slot_facts", user_id=user_id, slots=slots,
+                               anchors=anchors, known_at=known_at), kind)
 
 
-def favorite_slots(tx: Any, user_id: str) -> list[dict[str, Any]]:
+def favorite_slots(tx: Any, user_id: str) -> list[FavoriteValue]:
     """The user's favourite slots (of any subject) with each value stated for them."""
-    return rows(tx, "currency_favorite_slots", user_id=user_id, known_at=None)
+    return [FavoriteValue(r["slot"], r["value"])
+            for r in rows(tx, "currency_favorite_slots", user_id=user_id, known_at=None)]
 
 
-def favorite_slots_known_at(graph: Graph, user_id: str,
-                            known_at: datetime) -> list[dict[str, Any]]:
+def favorite_slots_known_at(graph: Graph, user_id: str, known_at: datetime) -> list[FavoriteValue]:
     """The favourite slots and values mentioned by `known_at` (a question date)."""
-    return graph.read("currency_favorite_slots", user_id=user_id, known_at=known_at)
+    return [FavoriteValue(r["slot"], r["value"]) for r in graph.read(
+        "currency_favorite_slots", user_id=user_id, known_at=known_at)]
 
 
 def stance_family(tx: Any, user_id: str, pairs: list[dict[str, str]]) -> list[str]:
@@ -50,11 +113,26 @@ def stance_family_known_at(graph: Graph, user_id: str, pairs: list[dict[str, str
                                           pairs=pairs, known_at=known_at)]
 
 
+def plan_family(tx: Any, user_id: str, slots: list[str]) -> list[str]:
+    """Plan slots of the user whose thing extends one of `slots`' things by more words."""
+    return [r["slot"] for r in rows(tx, "currency_plan_family", user_id=user_id, slots=slots,
+                                    known_at=None)]
+
+
+def plan_family_known_at(graph: Graph, user_id: str, slots: list[str],
+                         known_at: datetime) -> list[str]:
+    """The same, among facts mentioned by `known_at` (a question date)."""
+    return [r["slot"] for r in graph.read("currency_plan_family", user_id=user_id,
+                                          slots=slots, known_at=known_at)]
+
+
 def held_facts(tx: Any, user_id: str, predicates: list[str],
-               subjects: list[str]) -> list[dict[str, Any]]:
+               subjects: list[str]) -> list[HeldFact]:
     """Active asserted facts of these predicates and subjects, inside the caller's transaction."""
-    return rows(tx, "currency_held_facts", user_id=user_id, predicates=predicates,
-                subjects=subjects)
+    return [HeldFact(id=r["id"], predicate=r["predicate"], value=r["value"], subject=r["subject"],
+                     kind=r["kind"], mentioned_at=utc_native(r["mentioned_at"]))
+            for r in rows(tx, "currency_held_facts", user_id=user_id, predicates=predicates,
+                          subjects=subjects)]
 
 
 def apply_decisions(tx: Any, user_id: str, decided_by: str, facts: list[dict[str, Any]]) -> None:

@@ -43,7 +43,7 @@ def server_filters_vectors(graph: Graph) -> bool:
     """True when the server's kernel is a calendar version of FILTERS_FROM or later."""
     rows = [r for r in graph.read("server_components") if r["name"] == "Neo4j Kernel"]
     m = re.match(r"(\d{4})\.(\d{2})", rows[0]["version"]) if rows else None
-    return bool(m) and (int(m.group(1)), int(m.group(2))) >= FILTERS_FROM
+    return m is not None and (int(m.group(1)), int(m.group(2))) >= FILTERS_FROM
 
 
 def _run_statements(graph: Graph, name: str, **params: Any) -> None:

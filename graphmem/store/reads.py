@@ -38,20 +38,26 @@ def find_node(graph: Graph, user_id: str, node_id: str, norm_name: str) -> tuple
     return (found[0]["label"], found[0]["id"]) if found else None
 
 
+def _card(graph: Graph, query_name: str, user_id: str, node_id: str) -> dict[str, Any]:
+    """The one row of a query that describes one node, its times made Python ones."""
+    card: dict[str, Any] = native(graph.read(query_name, user_id=user_id, id=node_id)[0])
+    return card
+
+
 def fact_card(graph: Graph, user_id: str, fact_id: str) -> dict[str, Any]:
-    return native(graph.read("inspect_fact", user_id=user_id, id=fact_id)[0])
+    return _card(graph, "inspect_fact", user_id, fact_id)
 
 
 def entity_card(graph: Graph, user_id: str, entity_id: str) -> dict[str, Any]:
-    return native(graph.read("inspect_entity", user_id=user_id, id=entity_id)[0])
+    return _card(graph, "inspect_entity", user_id, entity_id)
 
 
 def turn_card(graph: Graph, user_id: str, turn_id: str) -> dict[str, Any]:
-    return native(graph.read("inspect_turn", user_id=user_id, id=turn_id)[0])
+    return _card(graph, "inspect_turn", user_id, turn_id)
 
 
 def piece(graph: Graph, user_id: str, piece_id: str) -> dict[str, Any]:
-    return native(graph.read("piece_by_id", user_id=user_id, id=piece_id)[0])
+    return _card(graph, "piece_by_id", user_id, piece_id)
 
 
 # --- one memory at a time: listings and single items -------------------------------------------

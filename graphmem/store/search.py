@@ -6,12 +6,25 @@ from __future__ import annotations
 import weakref
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .time import from_epoch_us
 
 if TYPE_CHECKING:
     from ..db import Graph
+
+
+class SlotState(NamedTuple):
+    """A slot fact that a turn or piece states, as search weighs it (a tuple, so positional
+    readers keep working)."""
+
+    predicate: str
+    status: str | None  # None: not yet begun on the date asked (as_of)
+    fact_id: str
+    slot: str
+    mentioned_at: datetime | None
+    valid_from: datetime | None
+    valid_until: datetime | None
 
 
 def _listed(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -100,15 +113,14 @@ _DETAIL_TIMES = ("mentioned_at", "occurred_start", "occurred_end", "valid_from",
 def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_ids: list[str],
                      fact_ids: list[str], slot_states: bool) -> list[dict[str, Any]]:
     """What fusion needs about each candidate; times as UTC datetimes (the query sends them as
-    epoch microseconds), slot states as [predicate, status, id, slot, mentioned_at, valid_from,
-    valid_until]."""
+    epoch microseconds), a turn's or piece's slot facts as `SlotState`s."""
     rows = _listed(graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
                               piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states))
     for r in rows:
         for key in _DETAIL_TIMES:
             r[key] = from_epoch_us(r[key])
         if r["slot_states"]:
-            r["slot_states"] = [[*st[:4], *(from_epoch_us(t) for t in st[4:])]
+            r["slot_states"] = [SlotState(*st[:4], *(from_epoch_us(t) for t in st[4:]))
                                 for st in r["slot_states"]]
     return rows
 

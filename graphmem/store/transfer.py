@@ -38,7 +38,7 @@ def restore(graph: Graph, user_id: str, nodes: list[dict[str, Any]],
                                          ids=[n["props"]["id"] for n in nodes])]
         if taken:
             raise IdsTaken(taken)
-        counts = tx.run(query("import_nodes"), nodes=nodes).single().data()
+        counts: dict[str, int] = tx.run(query("import_nodes"), nodes=nodes).single().data()
         counts["edges"] = tx.run(query("import_edges"), user_id=user_id,
                                  edges=edges).single()["edges"]
         return counts

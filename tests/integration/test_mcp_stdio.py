@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import datetime, timedelta, timezone
 
@@ -9,6 +10,7 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from graphmem.responses import Facts
 from graphmem.retrieval.config import PRESETS
 
 
@@ -82,6 +84,16 @@ def test_mcp_stdio_lists_and_calls_the_tools(neo4j_graph, user_id):
             facts = await c.call_tool("current_facts", {"user_id": user_id,
                                                         "predicate": "owns_count:dog"})
             dog = facts.structured_content["facts"][0]
+            # Only the known fields go to the model (no nulls), as compact JSON text too; the
+            # result is still the HTTP route's model.
+            every = (await c.call_tool("current_facts", {"user_id": user_id, "history": True})
+                     ).structured_content
+            assert every["facts"] and all(None not in f.values() for f in every["facts"])
+            denver = next(f for f in every["facts"] if f.get("value") == "Denver")
+            assert "quantity" not in denver and "occurred_start" not in denver  # null: left out
+            assert json.loads(facts.content[0].text) == facts.structured_content
+            assert "\n" not in facts.content[0].text
+            Facts.model_validate(every)
             berlin = timezone(timedelta(hours=1))
             assert datetime.fromisoformat(dog["mentioned_at"]) == datetime(2026, 2, 20, 0, 30,
                                                                            tzinfo=berlin)

@@ -1,7 +1,9 @@
 """The OpenAPI document of a real `graphmem serve` process: it validates as OpenAPI, documents
 every 200 with a named model, the API keys as security schemes, the `{"error": …}` body for each
-refusal a route can give, and the upload body; and the bodies the server really sends, success
-and refusal, match the schemas it documents."""
+refusal a route can give (the guard's 403/421 and an internal 500 on every route), the upload
+body, and a description on every parameter (path, query and body fields, nested ones included);
+the bodies the server really sends, success and refusal, match the schemas it documents; and an
+MCP client sees a description on every tool parameter."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from tests.serving import fresh_user, served
 
 KEY = "openapi-key-0123456789"
 ADMIN = "openapi-admin-0123456789"
+EVERY_ROUTE = {"403", "421", "500"}  # foreign Origin or Host (the guard), an internal error
 USER_ERRORS = {"401", "403", "422", "503"}  # any route of one user, with keys configured
 BODY_ERRORS = {"400", "413", "415"}  # any route that reads a body
 
@@ -67,6 +70,7 @@ def test_the_document_validates_and_types_every_answer(spec):
         ref = _schema(op, "200").get("$ref", "")
         assert ref.startswith("#/components/schemas/"), (method, path, "200 untyped")
         assert models[ref.rsplit("/", 1)[1]].get("properties"), (method, path, ref)
+        assert EVERY_ROUTE <= set(op["responses"]), (method, path, sorted(op["responses"]))
         if not path.startswith("/v1/"):
             continue
         assert {next(iter(s)) for s in op["security"]} == set(schemes), (method, path)
@@ -79,10 +83,72 @@ def test_the_document_validates_and_types_every_answer(spec):
                 assert _schema(op, status) == {"$ref": "#/components/schemas/ErrorBody"}, (
                     method, path, status)
                 assert answer["description"], (method, path, status)
+    formats = {p["name"]: p for p in spec["paths"]["/v1/users/{user_id}/transcripts"]["post"][
+        "parameters"]}["format"]["schema"]
+    assert formats["default"] == "auto" and {"auto", "jsonl", "locomo"} <= set(formats["enum"])
+    search = models["SearchRequest"]["properties"]["preset"]
+    assert search["default"] == "fused" and "fused" in search["enum"]
     upload = spec["paths"]["/v1/users/{user_id}/transcripts"]["post"]["requestBody"]
     assert upload["required"] and set(upload["content"]) == {"application/octet-stream"}
     read = spec["paths"]["/v1/users/{user_id}/facts"]["get"]["responses"]
     assert "404" in read and "413" not in read
+    assert "400" in spec["paths"]["/v1/users/{user_id}/turns/{turn_id}"]["get"]["responses"]
+
+
+def _undescribed(schema: dict[str, Any], where: str, models: dict[str, Any],
+                 seen: set[str] | None = None) -> list[str]:
+    """The fields of a JSON schema without a description: its properties, and the properties
+    of every model it refers to (arrays, $ref, anyOf), each model once; `models`: the
+    document's components or an MCP input schema's $defs."""
+    seen = set() if seen is None else seen
+    missing: list[str] = []
+    for name, prop in (schema.get("properties") or {}).items():
+        if not prop.get("description"):
+            missing.append(f"{where}.{name}")
+        missing += _undescribed(prop, f"{where}.{name}", models, seen)
+    nested = [*([schema["items"]] if "items" in schema else []), *(schema.get("anyOf") or []),
+              *(schema.get("allOf") or [])]
+    ref = schema.get("$ref", "")
+    if ref and ref not in seen:
+        seen.add(ref)
+        missing += _undescribed(models[ref.rsplit("/", 1)[1]], ref.rsplit("/", 1)[1], models,
+                                seen)
+    for sub in nested:
+        missing += _undescribed(sub, where, models, seen)
+    return missing
+
+
+def test_every_parameter_and_body_field_is_described(spec):
+    """Every path and query parameter of every route, and every field of every request body
+    (a message's fields within an append included), carries a description."""
+    models = spec["components"]["schemas"]
+    missing = []
+    for method, path, op in _operations(spec):
+        missing += [f"{method} {path} {p['in']} {p['name']}" for p in op.get("parameters", [])
+                    if not p.get("description")]
+        body = (op.get("requestBody") or {}).get("content", {}).get("application/json")
+        if body:
+            missing += _undescribed(body["schema"], f"{method} {path} body", models)
+    assert missing == []
+    # The two dates every reader confuses are told apart where they are taken.
+    search = models["SearchRequest"]["properties"]
+    assert "as_of" in search["question_date"]["description"]
+    facts = {p["name"]: p for p in spec["paths"]["/v1/users/{user_id}/facts"]["get"]["parameters"]}
+    assert facts["as_of"]["description"] == search["as_of"]["description"]
+
+
+def test_the_guards_refusals_are_documented_and_sent_as_documented(base, spec):
+    """A foreign Host (421) and a foreign Origin (403) are refused before any route, with the
+    documented error body, and each route lists them."""
+    u = "/v1/users/someone/facts"
+    op = spec["paths"]["/v1/users/{user_id}/facts"]["get"]
+    for headers, status, code in (({"Host": "evil.example"}, 421, "foreign_host"),
+                                  ({"Origin": "http://evil.example"}, 403, "foreign_origin")):
+        for path, doc in ((u, op), ("/healthz", spec["paths"]["/healthz"]["get"])):
+            r = httpx.get(f"{base}{path}", headers={"Authorization": f"Bearer {KEY}", **headers},
+                          timeout=30)
+            assert r.status_code == status and r.json()["error"]["code"] == code, r.text
+            _conforms(spec, _schema(doc, str(status)), r.json())
 
 
 def test_real_answers_match_the_documented_schemas(base, spec, user):
@@ -189,9 +255,14 @@ def test_mcp_and_http_share_defaults_bounds_and_results(base, spec):
         mcp, http = tool(name, "limit"), query(path, "limit")
         assert (mcp["minimum"], mcp["maximum"]) == (http["minimum"], http["maximum"])
         assert mcp["default"] < http["default"] == http["maximum"]
-    for t in tools.values():
-        assert all(p.get("description") for p in t.input_schema["properties"].values()), t.name
+    for t in tools.values():  # every parameter, a message's fields within `remember` included
+        assert _undescribed(t.input_schema, t.name, t.input_schema.get("$defs", {})) == []
         assert t.output_schema and t.output_schema.get("properties"), t.name
+    # The facts a model gets by default are fewer than HTTP's, and the parameter says so.
+    assert str(tool("current_facts", "limit")["default"]) in tool(
+        "current_facts", "limit")["description"]
+    assert tool("timeline", "limit")["description"] == tool("current_facts", "limit")[
+        "description"]
     returns = {"search_memory": "SearchResult", "current_facts": "Facts", "timeline": "Facts",
                "answer": "Answer", "remember": "AppendResult", "get_fact": "Fact",
                "get_turn": "Turn", "list_turns": "TurnPage", "list_sessions": "SessionPage",

@@ -14,6 +14,14 @@ def _session(sid, when, text):
                                      TurnRecord("assistant", "Noted.", source_id=f"{sid}_a1")])
 
 
+def _said(graph, user_id, *said):
+    """A Memory holding one session per (date, user's words) of `said`."""
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [_session(f"s{k}", when, text)
+                                     for k, (when, text) in enumerate(said, start=1)])])
+    return mem
+
+
 def _plans(mem, user_id):
     return [f for f in mem.facts(user_id, history=True) if f.predicate == "plans"]
 
@@ -101,10 +109,9 @@ def test_migration_0016_stores_a_planned_did_as_plans(graph, user_id, new_user):
 def test_an_event_told_as_ahead_is_a_plan_its_outcome_closes(graph, user_id):
     """"My driving test is on the 14th" is a plan whatever its predicate; "passed the driving
     test" told later closes it, and the outcome stays."""
-    mem = Memory(graph)
-    mem.ingest([Transcript(user_id, [
-        _session("s1", dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
-        _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
+    mem = _said(graph, user_id,
+                (dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
+                (dt(2024, 11, 15), "Passed the driving test yesterday, first time!"))
     (plan,) = _planned_test(mem, user_id)
     assert plan.status == "superseded"
     assert plan.predicate == "plans"  # the catch-all `did`, planned, is stored as a plan
@@ -112,10 +119,9 @@ def test_an_event_told_as_ahead_is_a_plan_its_outcome_closes(graph, user_id):
 
 
 def test_migration_0015_makes_stored_planned_events_plans(graph, user_id):
-    mem = Memory(graph)
-    mem.ingest([Transcript(user_id, [
-        _session("s1", dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
-        _session("s2", dt(2024, 11, 15), "Passed the driving test yesterday, first time!")])])
+    mem = _said(graph, user_id,
+                (dt(2024, 10, 1), "My driving test is booked for the 14th of November."),
+                (dt(2024, 11, 15), "Passed the driving test yesterday, first time!"))
     with graph.session() as s:  # as an older version stored it: no slot, still active
         s.run("MATCH (f:FactEvent {user_id: $u, modality: 'planned'}) "
               "SET f.slot = null, f.status = 'active', f.valid_until = null", u=user_id).consume()
@@ -164,3 +170,24 @@ def test_what_was_signed_up_for_is_dated_when_it_happens_ahead(graph, user_id):
     assert race.occurred_start.date().isoformat() == "2026-10-01"
     course = next(f for v, f in signed.items() if "pottery" in v)
     assert course.occurred_start.date().isoformat() == "2026-05-11"
+
+
+def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it(graph, user_id):
+    """"Going to the Glastonbury festival in June", then "cancelled Glastonbury": the plan is
+    closed by the cancellation that names it by its name alone, in search's as-of view too."""
+    mem = _said(graph, user_id,
+                (dt(2024, 2, 18), "I am going to the Glastonbury festival in June!"),
+                (dt(2024, 4, 9), "cancelled Glastonbury, could not get the time off"))
+    (plan,) = _plans(mem, user_id)
+    assert plan.status == "superseded"
+    assert str(plan.valid_until)[:10] == "2024-04-09"
+    (off,) = [f for f in mem.facts(user_id) if f.predicate == "cancelled"]
+    assert off.value == "Glastonbury" and off.status == "active"
+    as_of = {f.predicate: f.status for f in mem.facts(user_id, as_of=dt(2024, 3, 1))}
+    assert as_of["plans"] == "active"  # valid before the cancellation was said
+    # as memory knew it on a question date: the plan open before the cancellation, closed after
+    def known(day):
+        return {f.predicate: f.status
+                for f in mem.facts(user_id, history=True, question_date=day)}
+    assert known(dt(2024, 3, 1))["plans"] == "active"
+    assert known(dt(2024, 5, 1))["plans"] == "superseded"

@@ -1,9 +1,10 @@
 """An agent and a run within a user (`agent_id`, `run_id`: the reserved metadata keys of the
 scope), through a real server: written over HTTP, MCP and the Python client, read back filtered
-through each, refused when a message's metadata says otherwise."""
+through each (and the CLI through the server), refused when a message's metadata says otherwise."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,6 +80,24 @@ def test_an_agent_and_a_run_scope_memory_in_every_door(scoped):
                                                        "query": "where do I live?"})
     assert {tuple(e["source_turn_ids"]) for e in searched.structured_content["results"]} == {
         ("c1",)}
+    # The CLI through the server (GRAPHMEM_URL): the same scope.
+    from click.testing import CliRunner
+
+    from graphmem.cli import main
+
+    cli = CliRunner().invoke(main, ["search", "--user", user, "--run", "r1", "--json",
+                                    "where do I live?"],
+                             env={"GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": KEY})
+    assert cli.exit_code == 0, cli.output
+    assert {tuple(e["source_turn_ids"]) for e in json.loads(cli.output)["results"]} == {("a1",)}
+    said = CliRunner().invoke(main, ["remember", "--user", user, "--session", "s5", "--agent",
+                                     "cli", "--turn-id", "e1", "--timestamp",
+                                     "2026-03-05T10:00:00Z", "--json", "I have a dog."],
+                              env={"GRAPHMEM_URL": base, "GRAPHMEM_API_KEY": KEY})
+    assert said.exit_code == 0, said.output
+    assert [t["source_turn_id"] for t in json.loads(said.output)["added"]] == ["e1"]
+    with Client(base, api_key=KEY) as c:
+        assert c.get_turn(user, "e1").metadata == {"agent_id": "cli"}
 
     # A message that names another agent than its call is refused, and nothing is written.
     bad = http.post(f"{u}/sessions/s4/messages", json={

@@ -1,4 +1,5 @@
 import itertools
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from graphmem.currency import (
@@ -12,6 +13,7 @@ from graphmem.currency import (
     slot_key,
     slots_with_companions,
 )
+from graphmem.store.currency import FavoriteValue
 
 
 def dt(m, d=1):
@@ -290,8 +292,7 @@ def test_a_favourite_ends_when_its_value_is_disliked_later():
 
 
 def test_value_companions_bring_each_favourite_and_its_stance():
-    favs = [{"slot": "user|favorite_food", "value": "Sushi"},
-            {"slot": "sam|favorite_band", "value": "Muse"}]
+    favs = [FavoriteValue("user|favorite_food", "Sushi"), FavoriteValue("sam|favorite_band", "Muse")]
     assert slots_with_companions(["user|stance|ramen"], lambda: favs, lambda _pairs: []) == [
         "user|stance|ramen", "user|favorite_food", "user|stance|sushi", "sam|favorite_band",
         "sam|stance|muse"]
@@ -332,9 +333,7 @@ def test_stance_heads():
 
 
 def mention(id_, pred, value, mentioned, modality="asserted"):
-    f = fact(id_, pred, value, mentioned, modality)
-    f.mention = True
-    return f
+    return replace(fact(id_, pred, value, mentioned, modality), mention=True)
 
 
 def test_a_later_fact_ends_a_mention_without_an_edge():
@@ -380,3 +379,44 @@ def test_a_stop_ends_an_open_mention_of_its_value():
     d = decide_slot([fact("a", "does:running", "running", dt(1)),
                      mention("m", "does:running", "running", dt(2), "negated")])
     assert by_id(d)["a"].status == "active"
+
+
+def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
+    """"Booked on the Berlin half marathon in April" then, weeks later, "I've withdrawn from
+    Berlin": the outcome, in the slot of the name, closes the plan of the name with more words."""
+    plan = fact("p", "plans", "the Berlin half marathon", dt(2, 1), modality="planned")
+    off = fact("c", "cancelled", "Berlin", dt(3, 10))
+    slots = {slot_key("user", "plans", plan.value, "planned"): [plan],
+             slot_key("user", "cancelled", off.value, "asserted"): [off]}
+    assert set(slots) == {"user|plan|berlin marathon", "user|plan|berlin"}
+    d = decide_slots(slots)
+    assert by_id(d)["p"].status == "superseded" and by_id(d)["p"].valid_until == dt(3, 10)
+    assert [(x.source, x.target, x.type) for x in d.links] == [("c", "p", "SUPERSEDES")]
+    # said with the plan, it closes nothing; a longer thing's outcome closes no shorter plan
+    same = fact("c", "cancelled", "Berlin", dt(2, 1), idx=1)
+    assert by_id(decide_slots({"user|plan|berlin marathon": [plan],
+                               "user|plan|berlin": [same]}))["p"].status == "active"
+    # only a name counts: a plain word is no plan's name ("getting a shoe organizer" later)
+    rack = fact("k", "plans", "getting a shoe rack", dt(2, 1), modality="hypothetical")
+    shoe = fact("o", "bought", "shoe", dt(3, 10))
+    d = decide_slots({"user|plan|shoe rack": [rack], "user|plan|shoe": [shoe]})
+    assert by_id(d)["k"].status == "active" and d.links == []
+    trip = fact("t", "plans", "a trip to Berlin", dt(2, 1), modality="planned")
+    ran = fact("r", "ran", "the Berlin marathon", dt(4, 20))
+    d = decide_slots({"user|plan|berlin": [trip], "user|plan|berlin marathon": [ran]})
+    assert by_id(d)["t"].status == "active" and d.links == []
+
+
+def test_a_plan_slot_is_decided_with_the_plan_slots_of_its_leading_words_and_longer_ones():
+    asked = []
+
+    def plans(slots):
+        asked.append(slots)
+        return ["user|plan|new york marathon"]
+
+    got = slots_with_companions(["user|plan|new york"], lambda: [], lambda _p: [], plans)
+    assert got == ["user|plan|new york", "user|plan|new", "user|plan|new york marathon"]
+    assert asked == [["user|plan|new york"]]
+    assert slots_with_companions(["user|lives_in"], lambda: [], lambda _p: [], plans) == \
+        ["user|lives_in"]
+    assert asked == [["user|plan|new york"]]  # no plan slot, no query

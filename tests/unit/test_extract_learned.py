@@ -116,6 +116,25 @@ def test_the_hybrid_keeps_every_rule_fact_and_adds_the_models_new_ones():
     assert any(c.extracted_by.startswith("rule:") for c in made)
 
 
+def test_the_hybrid_holds_back_the_models_reading_of_a_predicate_the_rules_read():
+    """A rule fact stands for its canonical predicate ("lived_in" is lives_in): the model's
+    reading of the same predicate is not added; its other predicates are, even on a value a
+    rule read under another one (joining the Harriers and being a member are both true)."""
+    t = "I lived in Hull for years"
+    u = "I joined the Hull Harriers in May"
+    tagger = FakeTagger({t: [Tagged("lives_in", span(t, "Hull"), "done")],
+                         u: [Tagged("member_of", span(u, "Hull Harriers"), "starts")]})
+    rules = OfflineExtractor()
+    assert [c.predicate for c in rules.extract(t, "user")] == ["lived_in"]
+    assert [c.predicate for c in rules.extract(u, "user")] == ["joined"]
+    hybrid = HybridExtractor(rules, ModelExtractor(tagger))
+    made = hybrid.extract(t, "user")
+    assert [(c.predicate, c.extracted_by[:5]) for c in made] == [("lived_in", "rule:")]
+    made = hybrid.extract(u, "user")
+    assert {(c.predicate, c.extracted_by[:5]) for c in made} == {("joined", "rule:"),
+                                                                ("member_of", "model")}
+
+
 def test_an_event_brings_its_state_and_both_are_candidates():
     """The model's corpus labels the event; the state it brings is added beside it."""
     text = "we adopted a rescue greyhound on sunday"

@@ -4,6 +4,7 @@ tests/integration/test_plan_slots.py."""
 from datetime import UTC, datetime
 
 from graphmem.currency import ENDED_BY_LEAVING, ended_by_leaving
+from graphmem.store.currency import HeldFact
 
 
 def _row(predicate, value, at, subject="user", **kw):
@@ -12,16 +13,21 @@ def _row(predicate, value, at, subject="user", **kw):
             "mentioned_at": datetime(2026, 2, at, tzinfo=UTC), **kw}
 
 
+def _held(predicate, value, at, subject="user", kind="attribute"):
+    return HeldFact(id=f"{predicate}:{value}", predicate=predicate, value=value, subject=subject,
+                    kind=kind, mentioned_at=datetime(2026, 2, at, tzinfo=UTC))
+
+
 def _id(*parts):
     return "fact:" + "|".join(map(str, parts))
 
 
 def test_leaving_ends_the_held_value_of_that_name_told_before():
     left = [_row("left", "Northwind", 5)]
-    held = [_row("works_at", "northwind", 1, kind="attribute"),   # same name, other case
-            _row("works_at", "Initech", 1, kind="attribute"),     # another employer
-            _row("member_of", "Northwind", 9, kind="attribute"),  # told after the leaving
-            _row("works_at", "Northwind", 1, subject="anna")]     # somebody else's
+    held = [_held("works_at", "northwind", 1),                 # same name, other case
+            _held("works_at", "Initech", 1),                   # another employer
+            _held("member_of", "Northwind", 9),                # told after the leaving
+            _held("works_at", "Northwind", 1, subject="anna")]  # somebody else's
     (ended,) = ended_by_leaving(left, held, _id)
     assert (ended["predicate"], ended["value"], ended["modality"]) == ("works_at", "northwind",
                                                                        "negated")

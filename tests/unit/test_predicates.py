@@ -96,3 +96,20 @@ def test_the_offline_rules_emit_only_registry_predicates_and_say_which_rule():
 def test_the_llm_prompt_lists_every_canonical_predicate():
     for p in P.CANONICAL:
         assert f"- {P.described(p.name)}" in extract_facts.SYSTEM_PROMPT
+
+
+@pytest.mark.parametrize("stored, canonical", [
+    ("lives_in", "lives_in"), ("lived_in", "lives_in"), ("does:running", "does"),
+    ("favorite_band", "favorite"), ("spouse", "partner"), ("girlfriend", "partner"),
+    ("daughter", "has_child"), ("friend", "knows"), ("owns:cat", "has_pet"),
+    ("left", "works_at"), ("birthday", None), ("cousin_event", None), ("nonsense", None),
+])
+def test_a_stored_predicate_is_a_case_of_one_canonical_predicate(stored, canonical):
+    assert P.canonical_of(stored) == canonical
+
+
+def test_every_rule_word_names_a_canonical_predicate_or_none():
+    names = {p.name for p in P.CANONICAL}
+    for p in P.RULE_WORDS:
+        assert p.canonical is None or p.canonical in names, p.name
+    assert all(p.canonical is None for p in P.CANONICAL)

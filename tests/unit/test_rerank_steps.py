@@ -10,7 +10,7 @@ import pytest
 from graphmem.retrieval.config import ALL_STEPS, FUSED, ORDER_STEPS, RetrievalConfig, preset
 from graphmem.retrieval.fusion import Candidate, fuse
 from graphmem.retrieval.query import analyse
-from graphmem.retrieval.rows import Detail, Ranked, SlotState
+from graphmem.retrieval.rows import Detail, Ranked
 from graphmem.retrieval.steps import (
     STEPS,
     StepContext,
@@ -18,6 +18,7 @@ from graphmem.retrieval.steps import (
     latest_first,
     stale_on_asked_slot,
 )
+from graphmem.store.search import SlotState
 
 ASKED = datetime(2024, 6, 1, 12, tzinfo=UTC)
 
