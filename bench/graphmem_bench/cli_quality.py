@@ -15,6 +15,7 @@ from tqdm import tqdm
 
 from graphmem.cli.group import _echo_err, _fail_cleanly, _ingest_progress, open_memory
 from graphmem.compose import EXTRACTORS, llm_client
+from graphmem.retrieval.config import preset as retrieval_preset
 
 
 def _search_progress():
@@ -112,20 +113,28 @@ def bench_qa(dataset, path, limit, dry_run, budget, out_dir, paper) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--extractor", default="offline", show_default=True, type=click.Choice(EXTRACTORS),
               help="Who extracts facts: the rules, the learned model, both, or an LLM.")
+@click.option("--preset", default="fused", show_default=True,
+              help="The retrieval preset the asks search with (PRESET-no-STEP: one rerank step "
+                   "off, e.g. fused-no-stale).")
 @_fail_cleanly
-def bench_currency(path, show_failures, as_json, extractor) -> None:
+def bench_currency(path, show_failures, as_json, extractor, preset) -> None:
     """Currency scenarios (default: the checkout's tests/scenarios), each ingested as its own
     user and forgotten after: pass rates per category and in total. Exit 1 when a goal
     (>= 95% of all scenarios, >= 85% of each category) is not met."""
     from .currency import default_path, run_currency_bench
     from .scenarios import load_scenarios
 
+    try:
+        retrieval_preset(preset)  # a name that is no preset stops here, before any ingest
+    except KeyError as e:
+        raise click.BadParameter(str(e.args[0]), param_hint="--preset") from None
     path = path or default_path()
     scenarios = load_scenarios(path)  # every file checked before anything runs
     bar = tqdm(total=len(scenarios), unit="scenario", desc="currency", file=sys.stderr,
                dynamic_ncols=True, leave=False, disable=not sys.stderr.isatty())
     with open_memory(extractor=extractor) as mem:
-        res = run_currency_bench(mem, scenarios, path, on_scenario=lambda _o: bar.update())
+        res = run_currency_bench(mem, scenarios, path, on_scenario=lambda _o: bar.update(),
+                                 preset=preset)
     bar.close()
     missed = res.goals_missed()
     if as_json:

@@ -66,9 +66,10 @@ def _ingest(mem: Memory, scenario: Scenario, user_id: str, sessions=None) -> Non
         mem.ingest([transcript])
 
 
-def check(mem: Memory, scenario: Scenario, user_id: str) -> Failures:
+def check(mem: Memory, scenario: Scenario, user_id: str, preset: str = "fused") -> Failures:
     """Ingest the scenario as `user_id` and list the checks that do not hold (empty: it
-    passes). The caller forgets `user_id`; the second user, if any, is forgotten here."""
+    passes). The caller forgets `user_id`; the second user, if any, is forgotten here. The asks
+    search with the retrieval `preset` (e.g. "fused-no-stale": one rerank step off)."""
     _ingest(mem, scenario, user_id)
     c, failures = scenario.checks, Failures()
     _check_facts(mem, c, user_id, failures)
@@ -81,9 +82,10 @@ def check(mem: Memory, scenario: Scenario, user_id: str) -> Failures:
                 for f in timeline))
     texts = scenario.texts()
     for ask in c["asks"]:
-        _attempt(failures, f"ask {_show(ask)}", lambda a=ask: _top_ok(mem, user_id, a, texts))
+        _attempt(failures, f"ask {_show(ask)}",
+                 lambda a=ask: _top_ok(mem, user_id, a, texts, preset))
     if scenario.other is not None:
-        _check_other(mem, scenario, user_id, texts, failures)
+        _check_other(mem, scenario, user_id, texts, failures, preset)
     return failures
 
 
@@ -115,7 +117,7 @@ def _check_facts(mem: Memory, c: dict[str, Any], user_id: str, failures: Failure
 
 
 def _check_other(mem: Memory, scenario: Scenario, user_id: str, texts: dict[str, str],
-                 failures: list[str]) -> None:
+                 failures: list[str], preset: str = "fused") -> None:
     """A second user saying similar words changes nothing of the first user's memory."""
     other_id = user_id + "-other"
     try:
@@ -131,7 +133,7 @@ def _check_other(mem: Memory, scenario: Scenario, user_id: str, texts: dict[str,
                 word.lower() in e.text.lower() for e in mem.search(user_id, word, k=30)))
         for ask in scenario.checks["asks"]:
             _attempt(failures, f"ask after the other user {_show(ask)}",
-                     lambda a=ask: _top_ok(mem, user_id, a, texts))
+                     lambda a=ask: _top_ok(mem, user_id, a, texts, preset))
     finally:
         mem.forget(other_id, missing_ok=True)
 
@@ -140,11 +142,12 @@ def _show(spec: dict[str, Any]) -> str:
     return " ".join(f"{k}={v!r}" for k, v in spec.items())
 
 
-def _top_ok(mem: Memory, user_id: str, ask: dict[str, Any], texts: dict[str, str]) -> bool:
+def _top_ok(mem: Memory, user_id: str, ask: dict[str, Any], texts: dict[str, str],
+            preset: str = "fused") -> bool:
     """The best of the user's turns contains `top`, so does the first evidence item (its text
     or source turns), and no turn containing `not_above` ranks first."""
     qd, as_of = ask.get("question_date"), ask.get("as_of")
-    res = mem.search_full(user_id, ask["question"], k=10,
+    res = mem.search_full(user_id, ask["question"], k=10, config=preset,
                           question_date=when(qd) if qd else None,
                           as_of=when(as_of) if as_of else None)
     top = ask["top"].lower()
@@ -219,14 +222,15 @@ class CurrencyBench:
 
 
 def run_currency_bench(mem: Memory, scenarios: list[Scenario], path: str | Path = "",
-                       on_scenario: Callable[[Outcome], None] | None = None) -> CurrencyBench:
+                       on_scenario: Callable[[Outcome], None] | None = None,
+                       preset: str = "fused") -> CurrencyBench:
     """Every scenario as a fresh user (`currency-<random>`), forgotten after its checks."""
     res = CurrencyBench(str(path))
     started = time.perf_counter()
     for s in scenarios:
         user_id = f"currency-{uuid.uuid4().hex[:12]}"
         try:
-            failures = check(mem, s, user_id)
+            failures = check(mem, s, user_id, preset)
         finally:
             mem.forget(user_id, missing_ok=True)
         outcome = Outcome(s.id, s.category, list(failures), s.xfail, failures.attempted)

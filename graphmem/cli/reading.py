@@ -32,7 +32,8 @@ def _presets() -> list[str]:
 @click.option("--as-of", "as_of", default=None, help="Search memory as it was valid then.")
 @click.option("-k", "k", type=int, default=10, show_default=True, help="How many results.")
 @click.option("--preset", default=None, show_default="fused", type=LazyChoice(_presets))
-@click.option("--explain", is_flag=True, help="Show the per-tunnel hits.")
+@click.option("--explain", is_flag=True,
+              help="Show the per-tunnel hits and what each rerank step did.")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--max-chars", type=click.IntRange(min=20), default=MAX_TEXT_CHARS, show_default=True,
               help="Cap on the text printed per item (`graphmem inspect ID` prints it whole).")
@@ -99,6 +100,23 @@ def _print_search(out: dict[str, Any], explain: bool) -> None:
         for tunnel in sorted({h["tunnel"] for h in hits}):
             heads = sorted({(h["rank"], h["head"]) for h in hits if h["tunnel"] == tunnel})
             click.echo(f"  {tunnel}: {len(heads)} heads: " + "; ".join(x[1] for x in heads[:10]))
+        _print_steps(out)
+
+
+def _print_steps(out: dict[str, Any]) -> None:
+    """The rerank steps as configured, in the order they ran, and what each did."""
+    if "steps" not in out:  # a server that does not report them
+        return
+    click.echo("rerank steps, in order:")
+    for s in out["steps"]:
+        if not s["applied"]:
+            did = "not for this question"
+        else:
+            parts = [f"{n} {s[n]}" for n in ("dropped", "rescored", "moved") if s[n]]
+            did = ", ".join(parts) if parts else "no change"
+        click.echo(f"  {s['name']:<14} {s['kind']:<5} {did}")
+    if out.get("steps_off"):
+        click.echo("  off: " + ", ".join(out["steps_off"]))
 
 
 

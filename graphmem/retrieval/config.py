@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 TUNNELS = ("graph", "bm25", "dense")
+
+# The rerank steps fusion runs, declared here and implemented one function each in
+# retrieval/steps.py. Score steps change an item's density or time bonus (or drop it); then the
+# items are ranked by confidence (density + time bonus); order steps move items within that
+# ranking. A configuration lists the steps it runs, score steps before order steps, in the order
+# they run: a step left out is off.
+SCORE_STEPS = ("validity_gate", "stale", "other_speaker", "assistant", "merge", "time_bonus")
+ORDER_STEPS = ("latest_first", "current_first", "coverage")
+ALL_STEPS = SCORE_STEPS + ORDER_STEPS
+# Every step but coverage (off: docs/bench/2026-12-01-whole-turns-coverage.md).
+DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s != "coverage")
 
 
 @dataclass(frozen=True)
@@ -15,6 +27,12 @@ class Masses:
     weak_direct: float = 0.2
     strong_derived: float = 0.1
     weak_derived: float = 0.05
+
+
+def _known(*steps: str) -> None:
+    for s in steps:
+        if s not in ALL_STEPS:
+            raise ValueError(f"unknown rerank step {s!r}; the steps are {', '.join(ALL_STEPS)}")
 
 
 @dataclass(frozen=True)
@@ -35,14 +53,15 @@ class RetrievalConfig:
     hub_degree: int = 25  # an entity in more facts than this is a hub, never a head
     fulltext_limit: int = 200  # Lucene candidates fetched before the user check
     dense_min_cosine: float = 0.2  # on Neo4j's (1 + cosine) / 2 scale; below it is noise
-    validity_gate: bool = True
+    steps: tuple[str, ...] = DEFAULT_STEPS  # the rerank steps, in the order they run
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
     # A question that names one speaker of a two-person chat: the other speaker's words count
     # half (in LoCoMo, 96% of such questions' evidence is the named speaker's own turns).
     other_speaker_penalty: float = 0.5
-    # A question that does not ask what the assistant said ("you recommended …", "our previous
-    # chat") is about the user's life, which is in the user's own words: the assistant's turns
-    # count half (set a priori, as other_speaker_penalty; 1 = alike;
+    # A question that does not ask what the assistant said (query.asks_the_assistant: "you"
+    # as the one who said or made something, "your answer", "our last chat") is about the
+    # user's life, which is in the user's own words: the assistant's turns count half (set a
+    # priori, as other_speaker_penalty; 1 = alike;
     # docs/bench/2026-12-03-stemmed-bm25-own-words-first.md).
     assistant_penalty: float = 0.5
     # Questions about what holds now or lately (a "near" cue, or present tense with no window
@@ -58,19 +77,49 @@ class RetrievalConfig:
     # index filters by time); what its direct heads missed joins as derived hits
     # (tunnels.dense_tunnel), for the time bonus β to weigh.
     window_search: bool = True
-    # Questions that aggregate or compare across sessions (retrieval/coverage.py): each further
-    # item of one session weighs this much less than the one before, and the bm25 and dense
-    # tunnels fetch coverage_pool × heads candidates to spread their heads over. Set a priori (a
-    # halving), not fitted to the dev questions. Off: on the first 8 dev questions it lowered
-    # fused session recall_all@5 .857 → .714 and dense turn recall_all@10 .571 → .143 (the
-    # "how many … since" knowledge-update questions keep their evidence in one or two sessions);
-    # see docs/bench/2026-12-01-whole-turns-coverage.md before turning it on.
-    coverage: bool = False
+    # Questions that aggregate or compare across sessions (retrieval/coverage.py), with the
+    # step "coverage" configured: each further item of one session weighs this much less than
+    # the one before, and the bm25 and dense tunnels fetch coverage_pool × heads candidates to
+    # spread their heads over. Set a priori (a halving), not fitted to the dev questions. Off by
+    # default: on the first 8 dev questions it lowered fused session recall_all@5 .857 → .714
+    # and dense turn recall_all@10 .571 → .143 (the "how many … since" knowledge-update
+    # questions keep their evidence in one or two sessions); see
+    # docs/bench/2026-12-01-whole-turns-coverage.md before turning it on.
     coverage_decay: float = 0.5
     coverage_pool: int = 2
 
-    def with_(self, **changes: object) -> RetrievalConfig:
-        return replace(self, **changes)  # type: ignore[arg-type]
+    def __post_init__(self) -> None:
+        _known(*self.steps)
+        if len(set(self.steps)) != len(self.steps):
+            raise ValueError(f"a rerank step is listed twice in {self.steps}")
+        kinds = [s in ORDER_STEPS for s in self.steps]
+        if kinds != sorted(kinds):
+            raise ValueError("score steps (" + ", ".join(SCORE_STEPS) + ") come before order "
+                             "steps (" + ", ".join(ORDER_STEPS) + ")")
+
+    def with_(self, **changes: Any) -> RetrievalConfig:
+        return replace(self, **changes)
+
+    def runs(self, step: str) -> bool:
+        """Is the rerank step `step` on?"""
+        return step in self.steps
+
+    def without(self, *steps: str) -> RetrievalConfig:
+        """This configuration with these rerank steps off."""
+        _known(*steps)
+        return replace(self, steps=tuple(s for s in self.steps if s not in steps))
+
+    def with_steps(self, *steps: str) -> RetrievalConfig:
+        """This configuration with these rerank steps on as well, each in its declared place."""
+        # an added step goes where ALL_STEPS puts it relative to the ones already listed
+        _known(*steps)
+        ordered = list(self.steps)
+        for s in steps:
+            if s in ordered:
+                continue
+            later = [i for i, t in enumerate(ordered) if ALL_STEPS.index(t) > ALL_STEPS.index(s)]
+            ordered.insert(later[0] if later else len(ordered), s)
+        return replace(self, steps=tuple(ordered))
 
 
 # The published defaults: 0.4/0.2/0.1/0.05, θ 0.8, H 10; W only as the time bonus β, no window
@@ -95,8 +144,19 @@ PRESETS: dict[str, RetrievalConfig] = {
 }
 
 
+_VARIANT = "-no-", "-with-"
+
+
 def preset(name: str) -> RetrievalConfig:
-    try:
+    """A named preset, or a preset with one rerank step off or on: "fused-no-stale",
+    "fused-with-coverage" (the benchmark compares such variants in one run)."""
+    if name in PRESETS:
         return PRESETS[name]
-    except KeyError:
-        raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)}") from None
+    for marker in _VARIANT:
+        base, found, step = name.partition(marker)
+        if found and base in PRESETS and step in ALL_STEPS:
+            cfg = PRESETS[base]
+            changed = cfg.without(step) if marker == "-no-" else cfg.with_steps(step)
+            return replace(changed, name=name)
+    raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
+                   f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)})")

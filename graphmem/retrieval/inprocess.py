@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import Any
 
 from rank_bm25 import BM25Okapi
 
@@ -13,12 +14,12 @@ from ..store.search import user_turns
 class InProcessBM25:
     """BM25Okapi built per user from Neo4j and kept in a small LRU cache."""
 
-    def __init__(self, graph: Graph, cache_size: int = 64):
+    def __init__(self, graph: Graph, cache_size: int = 64) -> None:
         self.graph = graph
-        self.cache: OrderedDict[str, tuple[BM25Okapi | None, list[dict]]] = OrderedDict()
+        self.cache: OrderedDict[str, tuple[BM25Okapi | None, list[dict[str, Any]]]] = OrderedDict()
         self.cache_size = cache_size
 
-    def _index(self, user_id: str) -> tuple[BM25Okapi | None, list[dict]]:
+    def _index(self, user_id: str) -> tuple[BM25Okapi | None, list[dict[str, Any]]]:
         if user_id in self.cache:
             self.cache.move_to_end(user_id)
             return self.cache[user_id]
@@ -29,7 +30,7 @@ class InProcessBM25:
             self.cache.popitem(last=False)
         return bm25, docs
 
-    def rank(self, user_id: str, query: str) -> list[tuple[dict, float]]:
+    def rank(self, user_id: str, query: str) -> list[tuple[dict[str, Any], float]]:
         """Every user turn of the user with its BM25 score, best first."""
         bm25, docs = self._index(user_id)
         if bm25 is None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from .. import calendar_words as CW
@@ -70,7 +71,7 @@ def slot_predicates(question: str) -> list[str]:
     return list(found)
 
 
-@dataclass
+@dataclass(frozen=True)
 class TemporalIntent:
     """W (a soft window, None when no cue) and δ (near→far, far→near, or None)."""
 
@@ -78,56 +79,67 @@ class TemporalIntent:
     direction: str | None = None  # "near" (latest first) | "far" (earliest first)
     about_present: bool = False
     now_in_window: bool = False  # W holds the question date ("this year", "this month")
-    cues: list[str] = field(default_factory=list)
+    cues: tuple[str, ...] = ()
     vague: bool = False
     # Where the resolved cues that lie wholly before the question date are (query.without_time).
-    spans: list[tuple[int, int]] = field(default_factory=list)
+    spans: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def asks_about_now(self) -> bool:
+        """Present tense with no window: what holds now ("where do I live?")."""
+        return self.about_present and self.window is None
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueryAnalysis:
+    """Everything a search needs from the question, worked out once (analyse) before any
+    tunnel runs; nothing of the search goes back to the question's words after it."""
+
     text: str
     question_date: datetime
     # The question without the time phrases its window W stands for ("four weeks ago", "last
-    # Tuesday"): what the keys and the embedding are made of (query.without_time).
+    # Tuesday"): what the keys are made of (query.without_time).
     topic: str
-    mentions: list[str]
-    keys: list[str]
+    mentions: tuple[str, ...]
+    keys: tuple[str, ...]
     intent: TemporalIntent
-    slots: list[str] = field(default_factory=list)  # predicates the question asks about
-    embedding: list[float] | None = None
+    # What the question is embedded as: its topic without the names of the speakers it names
+    # (query.leave_out_names).
+    search_text: str = ""
+    slots: tuple[str, ...] = ()  # predicates the question asks about
     known_at: datetime | None = None  # the question date as a cutoff: nothing mentioned later
     speaker: str | None = None  # the one speaker of the user's chats the question names
     # The names the question calls the speakers it names by ("Caroline", "Mel"): the lexical and
     # dense searches leave them out (query.leave_out_names, tunnels.bm25_tunnel).
-    speaker_names: list[str] = field(default_factory=list)
+    speaker_names: tuple[str, ...] = ()
     coverage: bool = False  # it aggregates or compares across sessions (retrieval/coverage.py)
-    to_assistant: bool = False  # it asks what the assistant said ("you recommended", "our chat")
+    to_assistant: bool = False  # it asks what the assistant said (asks_the_assistant)
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:
     return re.compile(r"\b" + re.escape(name) + r"(?:['’]s)?\b")
 
 
-def speakers_named(question: str, speakers: dict[str, list[str]]) -> dict[str, list[str]]:
+def speakers_named(question: str,
+                   speakers: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
     """The speakers the question names, each with the names it calls them by (the label, or
     names the conversation gave them)."""
     return {who: found for who, aliases in speakers.items()
             if (found := speaker_names(question, who, aliases))}
 
 
-def speaker_about(named: dict[str, list[str]]) -> str | None:
+def speaker_about(named: Mapping[str, Sequence[str]]) -> str | None:
     """Of the speakers a question names (speakers_named), the one it is about: the only one."""
     return next(iter(named)) if len(named) == 1 else None
 
 
-def named_speaker(question: str, speakers: dict[str, list[str]]) -> str | None:
+def named_speaker(question: str, speakers: Mapping[str, Sequence[str]]) -> str | None:
     """The speaker a question is about, when it names exactly one of two or more speakers (by
     the label or by a name the conversation gave them): "What did Caroline research?"."""
     return speaker_about(speakers_named(question, speakers)) if len(speakers) >= 2 else None
 
 
-def speaker_names(question: str, speaker: str, aliases: list[str]) -> list[str]:
+def speaker_names(question: str, speaker: str, aliases: Sequence[str]) -> list[str]:
     """The names the question calls the speaker by (the label, or names the chat gave them)."""
     return [n for n in dict.fromkeys((speaker, *aliases)) if n and _name_pattern(n).search(question)]
 
@@ -137,26 +149,23 @@ def content_words(text: str) -> list[str]:
     return [t for t in terms(text) if t not in STOPWORDS]
 
 
-def leave_out_names(q: QueryAnalysis, names: list[str]) -> str:
-    """What the question is searched by once the speakers' `names` leave it (query.without_names),
-    recorded on `q` (speaker_names, and topic and keys when they change): its topic without the
-    names; where that leaves no word to search by ("What did Caroline do last week?"), the whole
-    question without the names ("What did do last week?"); where nothing is left at all, the
-    question as asked, names and all."""
+def leave_out_names(topic: str, question: str,
+                    names: Sequence[str]) -> tuple[str, str, tuple[str, ...]]:
+    """What the question is searched by once the speakers' `names` leave it (query.without_names):
+    (the topic its keys come from, the text it is embedded as, the names left out). The topic
+    without the names; where that leaves no word to search by ("What did Caroline do last
+    week?"), the whole question without the names ("What did do last week?"); where nothing is
+    left at all, the question as asked, names and all."""
     if not names:
-        return q.topic
-    for text in (q.topic, q.text):
+        return topic, topic, ()
+    for text in (topic, question):
         unnamed = without_names(text, names)
         if content_words(unnamed):
-            if text is not q.topic:
-                q.topic, q.keys = text, content_words(text)
-            q.speaker_names = names
-            return unnamed
-    q.topic, q.keys = q.text, content_words(q.text) or terms(q.text)
-    return q.text
+            return text, unnamed, tuple(names)
+    return question, question, ()
 
 
-def without_names(question: str, names: list[str]) -> str:
+def without_names(question: str, names: Sequence[str]) -> str:
     """The question with the names (and their possessive "'s") left out. A speaker's own words
     rarely carry their name: where their name is said, it is mostly the other speaker talking
     to them ("Hey Caroline!"), so a search by the name finds the wrong speaker's turns."""
@@ -170,14 +179,16 @@ _HALF_WEEK = timedelta(days=3)
 
 
 def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
-    intent = TemporalIntent()
+    cues: list[str] = []
+    spans: list[tuple[int, int]] = []
     starts, ends = [], []
+    vague = False
     for at, until, phrase in find_time_expressions(question):
         resolved = resolve_time_expression(phrase, question_date)
-        intent.cues.append(phrase)
+        cues.append(phrase)
         if resolved.resolved and resolved.start and resolved.end:
             if resolved.end <= question_date:  # wholly past: said then, it was worded otherwise
-                intent.spans.append((at, until))
+                spans.append((at, until))
             start, end = resolved.start, resolved.end
             if resolved.granularity == "day" and _COUNTED_WEEKS.search(phrase):
                 # "two weeks ago" names a day as people count it; a question about it allows
@@ -185,23 +196,24 @@ def temporal_intent(question: str, question_date: datetime) -> TemporalIntent:
                 start, end = start - _HALF_WEEK, end + _HALF_WEEK
             starts.append(start)
             ends.append(end)
-            intent.vague = intent.vague or resolved.granularity == "range"
-    if starts:
-        intent.window = (min(starts), max(ends))
+            vague = vague or resolved.granularity == "range"
+    window = (min(starts), max(ends)) if starts else None
+    direction = None
     far, near = _FAR.search(question), _NEAR.search(question)
     if far and not near:
-        intent.direction = "far"
+        direction = "far"
     elif near and not far:
-        intent.direction = "near"
+        direction = "near"
     elif far and near:
-        intent.direction = "far" if far.start() < near.start() else "near"
-    if intent.window is not None:
-        intent.now_in_window = intent.window[0] <= question_date < intent.window[1]
+        direction = "far" if far.start() < near.start() else "near"
+    now_in_window = window is not None and window[0] <= question_date < window[1]
     # Present tense: a present cue, or no past cue and no window that lies wholly in the past or
     # the future ("am I running the marathon this year?" asks about now).
-    intent.about_present = bool(_PRESENT.search(question)) or (
-        (intent.window is None or intent.now_in_window) and not _PAST.search(question))
-    return intent
+    about_present = bool(_PRESENT.search(question)) or (
+        (window is None or now_in_window) and not _PAST.search(question))
+    return TemporalIntent(window=window, direction=direction, about_present=about_present,
+                          now_in_window=now_in_window, cues=tuple(cues), vague=vague,
+                          spans=tuple(spans))
 
 
 # Calendar names: they mean the same on any day, so what was said then may name them too. A
@@ -225,7 +237,7 @@ def _calendar_names(phrase: str) -> str:
     return " ".join(word for _, word in sorted(found))
 
 
-def without_time(question: str, spans: list[tuple[int, int]]) -> str:
+def without_time(question: str, spans: Sequence[tuple[int, int]]) -> str:
     """The question with the time phrases at `spans` left out but for their calendar names
     ("four weeks ago" → "", "last Thursday" → "Thursday", "in March" → "March"). A phrase that
     points back from the question date is searched as the window W (the time bonus, the dense
@@ -246,34 +258,54 @@ def entity_mentions(question: str) -> list[str]:
     return found
 
 
-# A question about the assistant's own words: what "you" said, gave or made, or "our previous
-# conversation". A request alone ("can you remind me …", "any tips?") is not one.
-_TO_ASSISTANT = re.compile(
-    r"\b(?:our|the) (?:previous|last|earlier|past|recent|other) (?:conversation|chat|discussion|"
-    r"session|exchange)s?\b|\byou (?:had |have |previously |earlier |once |just )?(?:said|told|"
-    r"mentioned|recommended|suggested|gave|provided|listed|explained|shared|wrote|described|"
-    r"advised|proposed|made|created|came up with|generated|offered|named|picked|chose|played)\b|"
-    r"\byour (?:previous |last |earlier )?(?:answer|response|reply|suggestion|recommendation|"
-    r"advice|list)s?\b|\bdid you (?:say|tell|recommend|suggest|mention|give|call|name|list|pick|"
-    r"choose|write|make|play)\b", re.IGNORECASE)
+# A question about the assistant's own words. The rule, in general terms: the assistant is the
+# one who said, gave or made something ("you" as the subject of a past verb of saying or making,
+# "did you …"), or its answer is the thing asked about ("your suggestion"), or the question
+# points back to an earlier conversation ("our previous chat"). A request alone ("can you remind
+# me …", "any tips?") is not one: "you" is then asked to act now. The verbs are those of saying,
+# recommending and making, not the words of one benchmark's questions; the pattern stays a
+# pattern because a question names the assistant only by "you" (docs/retrieval-steps.md).
+_PAST_CONVERSATION = (r"\b(?:our|the) (?:previous|last|earlier|past|recent|other) "
+                      r"(?:conversation|chat|discussion|session|exchange)s?\b")
+_YOU_SAID = (r"\byou (?:had |have |previously |earlier |once |just )?(?:said|told|mentioned|"
+             r"recommended|suggested|gave|provided|listed|explained|shared|wrote|described|advised|"
+             r"proposed|made|created|came up with|generated|offered|named|picked|chose|played)\b")
+_YOUR_ANSWER = (r"\byour (?:previous |last |earlier )?(?:answer|response|reply|suggestion|"
+                r"recommendation|advice|list)s?\b")
+_DID_YOU = (r"\bdid you (?:say|tell|recommend|suggest|mention|give|call|name|list|pick|choose|"
+            r"write|make|play)\b")
+_TO_ASSISTANT = re.compile("|".join((_PAST_CONVERSATION, _YOU_SAID, _YOUR_ANSWER, _DID_YOU)),
+                           re.IGNORECASE)
 
 
 def asks_the_assistant(question: str) -> bool:
     return bool(_TO_ASSISTANT.search(question))
 
 
-def analyse(question: str, question_date: datetime | None = None) -> QueryAnalysis:
+def analyse(question: str, question_date: datetime | None = None, *,
+            speakers: Mapping[str, Sequence[str]] | None = None,
+            known_at: datetime | None = None) -> QueryAnalysis:
+    """The question analysed once, for the whole search: its time intent, what it is searched by
+    (without the time phrases W stands for, and without the names of the speakers it names),
+    the slots it asks about, whom it is about. `speakers`: the speakers of the user's chats, each
+    with the other names the chat gave them (only when there are two or more); `known_at`: the
+    question date as a cutoff (knowledge.cutoff), when memory is searched as it was known then."""
     when = question_date or datetime.now(UTC)
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     intent = temporal_intent(question, when)
     topic = without_time(question, intent.spans)
-    keys = content_words(topic)
-    if not keys:  # nothing but the time ("what did I do last week?"): its words are the topic
+    if not content_words(topic):  # nothing but the time ("what did I do last week?")
         topic = question
-        keys = content_words(question)
+    # One speaker (or none) is never told apart.
+    named = speakers_named(question, speakers) if speakers and len(speakers) >= 2 else {}
+    names = [n for found in named.values() for n in found]
+    topic, search_text, left_out = leave_out_names(topic, question, names)
+    keys = content_words(topic) or terms(question)
     return QueryAnalysis(text=question, question_date=when, topic=topic,
-                         mentions=entity_mentions(question), keys=keys or terms(question),
-                         intent=intent,
-                         slots=slot_predicates(question), coverage=wants_coverage(question),
+                         mentions=tuple(entity_mentions(question)), keys=tuple(keys),
+                         intent=intent, search_text=search_text,
+                         slots=tuple(slot_predicates(question)), known_at=known_at,
+                         speaker=speaker_about(named), speaker_names=left_out,
+                         coverage=wants_coverage(question),
                          to_assistant=asks_the_assistant(question))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import Any
 
 from ..db import Graph
 from ..lucene import english_words, escape, scopes_user, terms, user_scoped_query
@@ -56,7 +58,8 @@ def _fulltext_limit(user_id: str, cfg: RetrievalConfig) -> int:
 
 
 def _coverage(q: QueryAnalysis, cfg: RetrievalConfig) -> bool:
-    return cfg.coverage and q.coverage
+    """A coverage question, with the coverage step on: the heads spread across sessions too."""
+    return cfg.runs("coverage") and q.coverage
 
 
 def _fetch(q: QueryAnalysis, cfg: RetrievalConfig) -> int:
@@ -64,7 +67,7 @@ def _fetch(q: QueryAnalysis, cfg: RetrievalConfig) -> int:
     return cfg.heads * (cfg.coverage_pool if _coverage(q, cfg) else 1)
 
 
-def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
+def _expand(tunnel: str, rows: list[dict[str, Any]], user_id: str, cfg: RetrievalConfig,
             coverage: bool = False, head: str = "", direct: bool = True) -> list[Hit]:
     """Heads are the best rows across types (scores normalised per type), spread across sessions
     for a coverage question; each head is a direct hit (unless `direct` is false) and brings its
@@ -72,11 +75,14 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
     best: dict[str, float] = {}
     for r in rows:
         best[r["type"]] = max(best.get(r["type"], 0.0), r["score"] or 0.0)
-    for r in rows:
-        r["norm"] = (r["score"] or 0.0) / best[r["type"]] if best[r["type"]] else 0.0
-    heads = sorted(rows, key=lambda r: (-r["norm"], -(r["score"] or 0.0), r["id"]))
+
+    def norm(r: dict[str, Any]) -> float:
+        top = best[r["type"]]
+        return (r["score"] or 0.0) / top if top else 0.0
+
+    heads = sorted(rows, key=lambda r: (-norm(r), -(r["score"] or 0.0), r["id"]))
     if coverage:
-        heads = spread(heads, score=lambda r: r["norm"], session=lambda r: r.get("session_id"),
+        heads = spread(heads, score=norm, session=lambda r: r.get("session_id"),
                        decay=cfg.coverage_decay)
     heads = heads[: cfg.heads]
     hits: list[Hit] = []
@@ -92,7 +98,8 @@ def _expand(tunnel: str, rows: list[dict], user_id: str, cfg: RetrievalConfig,
     return hits
 
 
-def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                embedding: list[float] | None = None) -> list[Hit]:
     # Not by the names of the speakers the question names (query.leave_out_names).
     named = {w for n in q.speaker_names for w in terms(n)}
     lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
@@ -104,10 +111,12 @@ def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     return _expand("bm25", rows, user_id, cfg, _coverage(q, cfg))
 
 
-def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
-    if q.embedding is None:
+def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                 embedding: list[float] | None = None) -> list[Hit]:
+    """`embedding`: of the question's search text (QueryAnalysis.search_text)."""
+    if embedding is None:
         return []
-    rows = store.dense_heads(graph, user_id, q.embedding, heads=_fetch(q, cfg),
+    rows = store.dense_heads(graph, user_id, embedding, heads=_fetch(q, cfg),
                              min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
     hits = _expand("dense", rows, user_id, cfg, _coverage(q, cfg))
     window = _search_window(q) if cfg.window_search else None
@@ -119,7 +128,7 @@ def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     # They come as derived hits (the search found them by the window, not by the words), so
     # they lift what the whole search found no more than a neighbour turn does.
     found = {h.id for h in hits if h.direct}
-    in_window = [r for r in store.dense_heads(graph, user_id, q.embedding, heads=_fetch(q, cfg),
+    in_window = [r for r in store.dense_heads(graph, user_id, embedding, heads=_fetch(q, cfg),
                                               min_cosine=cfg.dense_min_cosine, since=window[0],
                                               known_at=window[1])
                  if r["id"] not in found]
@@ -134,15 +143,18 @@ def _search_window(q: QueryAnalysis) -> tuple[datetime, datetime] | None:
     w = q.intent.window
     if w is None or q.intent.now_in_window:
         return None
-    since = utc(w[0])
-    until = min(utc(w[1]) - _INSTANT, utc(q.known_at or q.question_date))
+    since, end, now = utc(w[0]), utc(w[1]), utc(q.known_at or q.question_date)
+    if since is None or end is None or now is None:
+        return None
+    until = min(end - _INSTANT, now)
     return (since, until) if since <= until else None
 
 
-def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                 embedding: list[float] | None = None) -> list[Hit]:
     # Entity heads come from names; fact heads from the other words of the question, since a
     # person's name is in every fact about them and would pick facts at random.
-    entity_lucene = user_scoped_query(" ".join(q.mentions + q.keys), user_id,
+    entity_lucene = user_scoped_query(" ".join((*q.mentions, *q.keys)), user_id,
                                       fields=("name", "aliases_text"))
     named = {w for m in q.mentions for w in terms(m)}
     fact_lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
@@ -161,7 +173,7 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
                             limit=_fulltext_limit(user_id, cfg),
                             entity_heads=entity_heads if entity_lucene else 0,
                             fact_heads=fact_heads if fact_lucene else 0,
-                            fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=q.embedding,
+                            fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=embedding,
                             hub_degree=cfg.hub_degree, predicates=q.slots,
                             include_stale=(not q.intent.about_present
                                            or q.intent.window is not None
@@ -181,4 +193,6 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     return hits
 
 
-TUNNEL_FUNCTIONS = {"graph": graph_tunnel, "bm25": bm25_tunnel, "dense": dense_tunnel}
+Tunnel = Callable[[Graph, str, QueryAnalysis, RetrievalConfig, list[float] | None], list[Hit]]
+TUNNEL_FUNCTIONS: dict[str, Tunnel] = {"graph": graph_tunnel, "bm25": bm25_tunnel,
+                                       "dense": dense_tunnel}

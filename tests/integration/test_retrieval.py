@@ -71,8 +71,8 @@ def test_dense_tunnel_returns_the_users_true_nearest_neighbours(graph, user_id, 
         mem.ingest([_diary(u, "Maple", n_sessions=4) for u in [*decoys, user_id]])
         query = "hiking with my dog at the ridge"
         q = analyse(query)
-        q.embedding = minilm.embed_query(query)
-        heads = dense_tunnel(graph, user_id, q, preset("dense").with_(turn_window=0, heads=8))
+        heads = dense_tunnel(graph, user_id, q, preset("dense").with_(turn_window=0, heads=8),
+                             minilm.embed_query(query))
         got = [h.id for h in sorted(heads, key=lambda h: h.rank) if h.type == "turn" and h.direct]
         with graph.session(read_only=True) as s:
             rows = s.run("MATCH (t:Turn {user_id: $u}) WHERE t.embedding IS NOT NULL "
@@ -134,6 +134,10 @@ def test_search_cli_explain_and_unknown_user(graph, user_id, minilm, monkeypatch
     out = CliRunner().invoke(main, ["search", "--user", user_id, "--explain", "hiking with dog"])
     assert out.exit_code == 0, out.output
     assert "Maple-s" in out.output and "tunnels:" in out.output and "density=" in out.output
+    # the rerank steps as configured, in order, with what each did
+    steps = out.output.split("rerank steps, in order:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in steps[:8]] == list(preset("fused").steps)
+    assert "  off: coverage" in steps
     bad = CliRunner().invoke(main, ["search", "--user", user_id + "-none", "anything"])
     assert bad.exit_code == 1 and "no memory for user" in bad.stderr
 

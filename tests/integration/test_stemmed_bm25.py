@@ -84,7 +84,7 @@ def test_a_graph_branch_with_no_words_gets_no_heads(graph, user_id):
                                    "I moved to Denver in March."])])
     cfg = preset("fused")
     q = analyse("What about Lucia?", None)
-    assert q.mentions == ["Lucia"] and q.keys == ["lucia"]
+    assert q.mentions == ("Lucia",) and q.keys == ("lucia",)
     hits = graph_tunnel(graph, user_id, q, cfg)
     assert not [h for h in hits if h.head.startswith("fact:")]
     q = analyse("Where does she work as a nurse?", None)

@@ -47,7 +47,7 @@ def test_what_was_said_in_the_window_is_found(graph, user_id, embedder):
     assert found.analysis.intent.window is not None
     # the time phrase is searched as the window, not as words or in the embedding
     assert found.analysis.topic == "What was the significant business milestone I mentioned ?"
-    assert found.analysis.embedding == pytest.approx(embedder.embed_query(found.analysis.topic))
+    assert found.embedding == pytest.approx(embedder.embed_query(found.analysis.topic))
     assert "then_0" in found.turn_ranking[:5]
     # Without the window's own heads the turn is not even a candidate: 26 other weeks are nearer.
     without = mem.retriever.search(user_id, QUESTION, question_date=ASKED,

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 from graphmem.retrieval.config import FUSED
 from graphmem.retrieval.fusion import Candidate, fuse
-from graphmem.retrieval.query import TemporalIntent, asks_the_assistant
+from graphmem.retrieval.query import analyse, asks_the_assistant
+from graphmem.retrieval.rows import Detail
 
 
 def test_questions_about_the_assistants_words():
@@ -30,24 +31,22 @@ def test_questions_about_the_assistants_words():
         assert not asks_the_assistant(q), q
 
 
-def _row(id_, role, session):
-    at = datetime(2024, 5, 2, tzinfo=UTC)
-    return {"id": id_, "type": "turn", "text": id_, "role": role, "speaker": None,
-            "turn_id": id_, "session_source_id": session, "source_turn_ids": [id_],
-            "mentioned_at": at, "occurred_start": None, "occurred_end": None,
-            "valid_from": None, "valid_until": None, "status": None, "slot_facts": 0,
-            "stale_facts": 0, "slot_states": None}
-
-
-def _ranked(to_assistant: bool) -> list[str]:
+def _ranked(question: str, cfg=FUSED) -> list[str]:
     cands = {"asst": Candidate("asst", "turn", density=0.6, best_rank=0, direct_score=0.9),
              "user": Candidate("user", "turn", density=0.4, best_rank=1, direct_score=0.8)}
-    details = [_row("asst", "assistant", "s1"), _row("user", "user", "s2")]
-    return [e.id for e in fuse(cands, details, TemporalIntent(), FUSED,
-                               to_assistant=to_assistant)]
+    at = datetime(2024, 5, 2, tzinfo=UTC)
+    details = [Detail("turn", "asst", "asst", role="assistant", turn_id="asst",
+                      session_source_id="s1", source_turn_ids=("asst",), mentioned_at=at),
+               Detail("turn", "user", "user", role="user", turn_id="user",
+                      session_source_id="s2", source_turn_ids=("user",), mentioned_at=at)]
+    evidence, _ = fuse(cands, details, analyse(question, at), cfg)
+    return [e.id for e in evidence]
 
 
 def test_the_assistants_turn_counts_half_unless_the_question_asks_for_it():
-    assert _ranked(to_assistant=False) == ["user", "asst"]  # 0.6 × 0.5 < 0.4
-    assert _ranked(to_assistant=True) == ["asst", "user"]
-    assert FUSED.with_(assistant_penalty=1.0).assistant_penalty == 1.0  # the knob turns it off
+    assert _ranked("What did I plant in spring?") == ["user", "asst"]  # 0.6 × 0.5 < 0.4
+    assert _ranked("What did you suggest I plant?") == ["asst", "user"]
+    assert _ranked("What did I plant in spring?", FUSED.with_(assistant_penalty=1.0)) == [
+        "asst", "user"]  # the knob at 1 counts them alike
+    assert _ranked("What did I plant in spring?", FUSED.without("assistant")) == [
+        "asst", "user"]  # the step off

@@ -6,6 +6,7 @@ import pytest
 
 from graphmem.retrieval.fusion import Candidate, chains_in_pool
 from graphmem.retrieval.query import temporal_intent
+from graphmem.retrieval.rows import Detail
 
 ASKED = datetime(2024, 10, 2, 12, tzinfo=UTC)
 
@@ -49,8 +50,8 @@ def test_yet_looks_for_the_latest():
 
 
 def _fact(id_, slot, status, turn, predicate=None):
-    return {"id": id_, "type": "fact", "slot": slot, "status": status, "turn_id": turn,
-            "predicate": predicate or slot}
+    return Detail("fact", id_, id_, slot=slot, status=status, turn_id=turn,
+                  predicate=predicate or slot)
 
 
 def test_a_change_found_among_the_best_candidates_names_the_slot():
@@ -58,7 +59,7 @@ def test_a_change_found_among_the_best_candidates_names_the_slot():
                _fact("f-new", "does:climb", "active", "t2"),
                _fact("f-other", "likes:tea", "superseded", "t3"),
                _fact("f-tea", "likes:tea", "active", "t4"),
-               {"id": "t1", "type": "turn", "turn_id": "t1"}]
+               Detail("turn", "t1", "t1", turn_id="t1")]
     cands = {"f-old": Candidate("f-old", "fact", density=1.0),
              "f-new": Candidate("f-new", "fact", density=0.3),
              "f-other": Candidate("f-other", "fact", density=0.1),

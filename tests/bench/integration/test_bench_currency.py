@@ -45,3 +45,17 @@ def test_bench_currency_on_another_set(graph, tmp_path):
     assert res["passed"] == res["total"] == 1 and res["goals_missed"] == []
     assert res["categories"] == {"moves": {"passed": 1, "total": 1, "rate": 1.0}}
     assert not _scenario_users(graph) - before  # every scenario user it made was forgotten
+
+
+def test_bench_currency_with_a_rerank_step_off(graph, tmp_path):
+    (tmp_path / "moves.json").write_text(json.dumps(SETS["moves.json"]))
+    env = bench_env(NEO4J_URI=graph.uri)
+    cmd = bench_command("currency", str(tmp_path), "--json")
+    done = subprocess.run(cmd + ["--preset", "fused-no-merge"], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["passed"] == 1
+    bad = subprocess.run(cmd + ["--preset", "fused-no-shuffle"], env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert bad.returncode == 2 and "unknown retrieval preset 'fused-no-shuffle'" in bad.stderr
+    assert "Traceback" not in bad.stderr and not bad.stdout  # refused in one line, nothing run
