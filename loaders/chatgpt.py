@@ -75,9 +75,9 @@ def _session(conversation: Any, where: str, report: LoadReport) -> SessionRecord
 def _branch(mapping: dict[str, Any], current: Any, where: str,
             report: LoadReport) -> list[dict[str, Any]]:
     """The nodes from the root to the current node, in conversation order."""
-    for node_id, node in mapping.items():
+    for key, node in mapping.items():
         if not isinstance(node, dict):
-            raise InputError(f"{where} node {node_id}: expected a message node object, got "
+            raise InputError(f"{where} node {key}: expected a message node object, got "
                              f"{type_name(node)}")
     if current is None:
         current = _last_leaf(mapping, where)
@@ -133,7 +133,8 @@ def _turn(message: Any, where: str, report: LoadReport) -> tuple[TurnRecord | No
     content = message.get("content")
     if not isinstance(content, dict):
         raise InputError(f'{where}: "content" must be an object, got {type_name(content)}')
-    metadata = message.get("metadata") if isinstance(message.get("metadata"), dict) else {}
+    found = message.get("metadata")
+    metadata: dict[str, Any] = found if isinstance(found, dict) else {}
     if (role not in _ROLES or content.get("content_type") not in _TEXT_CONTENT
             or metadata.get("is_visually_hidden_from_conversation")):
         report.skipped_other_roles += 1

@@ -45,8 +45,9 @@ def _plan(user_id: str, parts: dict[str, list[dict[str, Any]]]) -> dict[str, Any
     def changed(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [r for r in rows if r["old"] != r["new"]]
 
-    plan = {"sessions": changed(sessions), "turns": changed(turns), "pieces": changed(pieces),
-            "facts": changed(facts), "entities": changed(entities)}
+    plan: dict[str, Any] = {"sessions": changed(sessions), "turns": changed(turns),
+                            "pieces": changed(pieces), "facts": changed(facts),
+                            "entities": changed(entities)}
     plan["fact_ids"] = {r["old"]: r["new"] for r in plan["facts"]}
     return plan
 
