@@ -28,5 +28,5 @@ RETURN f.id AS id, f.kind AS kind, f.predicate AS predicate, f.value AS value,
        CASE WHEN f.invalidated_at IS NULL THEN null
             ELSE {by: f.invalidated_by, at: f.invalidated_at, reason: f.invalidated_reason}
        END AS invalidation
-ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx, f.span_start, f.id
+ORDER BY coalesce(f.occurred_start, f.mentioned_at), f.mentioned_at, f.turn_idx, f.span_start, f.predicate, f.value, f.id
 LIMIT $limit
