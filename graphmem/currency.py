@@ -263,15 +263,22 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
         d = FactDecision(fact.id, "active", fact.mentioned_at)
-        outcome = next((f for f in ordered if not is_plan(f.predicate, f.modality)
-                        and not f.mention and f.mentioned_at > fact.mentioned_at
-                        and f.effective >= fact.mentioned_at), None)
-        if outcome is not None:
-            d.status = "superseded"
-            d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
-            out.links.append(Link(outcome.id, fact.id, "SUPERSEDES", d.valid_until))
+        _close_plan(fact, d, [f for f in ordered if not is_plan(f.predicate, f.modality)
+                              and not f.mention], out)
         out.facts.append(d)
     return out
+
+
+def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact],
+                out: SlotDecision) -> None:
+    """Close the plan at the first of `outcomes` (in said order) mentioned after it, in a later
+    session, that happened no earlier than the plan was made."""
+    outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
+                    and f.effective >= plan.mentioned_at), None)
+    if outcome is not None:
+        d.status = "superseded"
+        d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
+        out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
 
 
 def companion_slots(slots: list[str]) -> list[str]:
@@ -407,12 +414,7 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
                 d = decided.get(plan.id)
                 if not is_plan(plan.predicate, plan.modality) or d is None or d.status != "active":
                     continue
-                outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
-                                and f.effective >= plan.mentioned_at), None)
-                if outcome is not None:
-                    d.status = "superseded"
-                    d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
-                    total.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+                _close_plan(plan, d, outcomes, total)
 
 
 def _names(value: str | None, thing: str) -> bool:
