@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
+from .correcting import corrected, correction_facts
 from .currency import (
     ENDED_BY_LEAVING,
     Link,
@@ -27,6 +28,8 @@ from .entities import entity_id, is_self, normalise_name
 from .errors import InputError
 from .extract import Extractor
 from .extract.base import extract_in_turn
+from .extract.corrections import Correction
+from .extract.corrections import read as read_correction
 from .extract.names import addressed_name
 from .metadata import from_pairs, to_pairs
 from .models import (
@@ -195,6 +198,21 @@ class _Plan:
     report: IngestReport
     currency_links: list[Link] = field(default_factory=list)  # decided by the relation judge
     appended: bool = False  # new turns of a stored session, not a whole session
+    # Corrections said in the session ("scratch that, it's three"), decided at write time
+    corrections: list[_Said] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Said:
+    """A correction, where it was said: decided against the user's facts at write time."""
+
+    correction: Correction
+    turn_id: str
+    turn_idx: int
+    turn_text: str
+    piece: MessagePiece
+    said: datetime
+    speaker: str | None
 
 
 @dataclass
@@ -231,6 +249,7 @@ class Ingestor:
         session_id = stable_id("session", user_id, session.source_id)
         report = IngestReport(sessions=1)
         turns, links, pieces, facts = [], [], [], []
+        corrections: list[_Said] = []
         entities: dict[str, dict[str, Any]] = {}
         roles: list[dict[str, Any]] = []
         relations: list[dict[str, Any]] = []
@@ -259,6 +278,8 @@ class Ingestor:
                            "text": p.text, "embedding": None} for p in turn_pieces]
             pieces.extend(piece_rows)
             for piece in turn_pieces:
+                if rec.role == "user" and (fix := read_correction(piece.text)) is not None:
+                    corrections.append(_Said(fix, turn_id, k, rec.text, piece, said, rec.speaker))
                 before = rec.text[max(0, piece.start - CONTEXT_CHARS):piece.start]
                 for cand in extract_in_turn(self.extractor, piece.text, rec.role, before):
                     try:
@@ -292,7 +313,7 @@ class Ingestor:
                        "turn_count": len(turns), "content_hash": _content_hash(session),
                        "speakers": list(speakers)}
         return _Plan(session_row, turns, links, pieces, facts, list(entities.values()), roles,
-                     relations, report)
+                     relations, report, corrections=corrections)
 
     def _fact_row(self, user_id: str, turn_id: str, turn_idx: int, piece: MessagePiece,
                   cand: FactCandidate,
@@ -449,6 +470,36 @@ class Ingestor:
         return ended_by_leaving(left, held,
                                 lambda *parts: stable_id(parts[0], user_id, *parts[1:]))
 
+    def _corrected(self, tx: Any, user_id: str, plan: _Plan) -> list[dict[str, Any]]:
+        """The facts this session's corrections make: each new value in the slot of the fact it
+        corrects, and that fact's retraction (graphmem.correcting), written one correction at a
+        time so a later one sees an earlier one's facts."""
+        made: list[dict[str, Any]] = []
+        for said in plan.corrections:
+            anchors = store_currency.correction_anchors(tx, user_id, said.said.astimezone(UTC))
+            if said.speaker:  # in a chat between named people, one corrects only their own facts
+                anchors = [a for a in anchors if a.subject == normalise_name(said.speaker)]
+            found = corrected(said.correction, said.piece.text, plan.session["id"],
+                              said.turn_idx, anchors)
+            if found is None:
+                continue
+            entities: dict[str, dict[str, Any]] = {}
+            roles: list[dict[str, Any]] = []
+            rows = []
+            for cand in correction_facts(said.correction, said.piece.text, *found):
+                start, _end = _locate_support(cand, said.piece, said.turn_text)
+                rows.append(self._fact_row(user_id, said.turn_id, said.turn_idx, said.piece,
+                                           cand, start, said.said, entities, roles, []))
+            rows[1]["retraction"] = True  # the replaced value never held
+            if self.embedder is not None and self.options.embed_facts:
+                for row, vec in zip(rows, self.embedder.embed_documents(
+                        [r["text"] for r in rows]), strict=True):
+                    row["embedding"] = vec
+            store.write_facts(tx, user_id, plan.session["id"], rows, list(entities.values()),
+                              roles, [])
+            made += rows
+        return made
+
     def _write(self, user_id: str, plan: _Plan) -> None:
         sid = plan.session["id"]
 
@@ -462,11 +513,12 @@ class Ingestor:
             store.write_facts(tx, user_id, sid, plan.facts, plan.entities, plan.roles,
                               plan.relations)
             if self.options.currency:
+                fixed = self._corrected(tx, user_id, plan)
                 ended = self._ended_by_leaving(tx, user_id, plan.facts)
                 if ended:
                     store.write_facts(tx, user_id, sid, ended, [], [], [])
                 # Only the slots the new facts touch are re-decided.
-                slots = sorted({f["slot"] for f in plan.facts + ended if f["slot"]})
+                slots = sorted({f["slot"] for f in plan.facts + ended + fixed if f["slot"]})
                 if slots:
                     maintain_currency(tx, user_id, slots)
                 if plan.currency_links:

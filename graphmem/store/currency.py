@@ -58,6 +58,32 @@ class HeldFact:
     mentioned_at: datetime | None
 
 
+@dataclass(frozen=True)
+class Anchor:
+    """A fact the user holds that a later correction may replace (`graphmem.correcting`)."""
+
+    id: str
+    predicate: str
+    value: str | None
+    subject: str
+    session_id: str
+    turn_idx: int
+    mentioned_at: datetime
+
+
+def correction_anchors(tx: Any, user_id: str, at: datetime, limit: int = 200) -> list[Anchor]:
+    """The user's held asserted facts said no later than `at`, latest first, inside the caller's
+    transaction (so the facts of the session being written are among them)."""
+    out = []
+    for r in rows(tx, "correction_anchors", user_id=user_id, at=at, limit=limit):
+        mentioned_at = utc_native(r["mentioned_at"])
+        assert mentioned_at is not None  # every stored fact has one
+        out.append(Anchor(id=r["id"], predicate=r["predicate"], value=r["value"],
+                          subject=r["subject"] or "user", session_id=r["session_id"] or "",
+                          turn_idx=r["turn_idx"] or 0, mentioned_at=mentioned_at))
+    return out
+
+
 def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
     by_slot: dict[str, list[R]] = {}
     for row in found:
