@@ -127,7 +127,8 @@ def _run(name: str, rows: list[Ranked], ctx: StepContext) -> tuple[list[Ranked],
 
 
 def _same(a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return all(math.isclose(x, y, rel_tol=0.0, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+    # Most steps leave most rows as they were: equal tuples need no closeness test.
+    return a == b or all(math.isclose(x, y, rel_tol=0.0, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
 
 
 def fuse(candidates: dict[str, Candidate], details: Sequence[Detail], q: QueryAnalysis,
