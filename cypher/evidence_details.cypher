@@ -8,14 +8,6 @@
 // piece's slot facts are walked to once (counted and listed from that one list). A mention (a
 // state read in passing, FactEvent.mention) steers nothing here: its slot is left out, so its
 // end makes no turn stale and no turn "about another slot".
-// With $theta (not null): also the pairs among $near_turn_ids and $near_fact_ids (turns and
-// facts of the user) whose embeddings have cosine ≥ θ, for the merge step, in the same round trip
-// (a query costs about a millisecond of CPU however little it does). Computed in the database so
-// that no vector travels to the client; each embedding is read once (into the list), not once per
-// pair, and each item is compared with those after it in one list expression (a row per item
-// that has a near-duplicate, not one per pair). As many pairs as asked among more ids cost less
-// than a second query: the search asks about every candidate, the merge step keeps the pairs
-// among its best ones (docs/bench/2026-12-04-search-cpu-halved.md).
 CALL () {
   UNWIND $turn_ids AS id
   MATCH (t:Turn {id: id}) WHERE t.user_id = $user_id
@@ -66,27 +58,8 @@ CALL () {
          CASE WHEN coalesce(f.mention, false) THEN null ELSE f.slot END AS slot,
          f.predicate AS predicate
 }
-WITH collect({type: type, id: id, text: text, role: role, speaker: speaker, turn_id: turn_id,
+RETURN collect({type: type, id: id, text: text, role: role, speaker: speaker, turn_id: turn_id,
        session_source_id: session_source_id, source_turn_ids: source_turn_ids, mentioned_at:
        mentioned_at, occurred_start: occurred_start, occurred_end: occurred_end, valid_from:
        valid_from, valid_until: valid_until, status: status, slot_facts: slot_facts, stale_facts:
        stale_facts, slot_states: slot_states, slot: slot, predicate: predicate}) AS rows
-CALL () {
-  CALL () {
-    UNWIND CASE WHEN $theta IS NULL THEN [] ELSE $near_turn_ids END AS id
-    MATCH (n:Turn {id: id})
-    RETURN n
-    UNION
-    UNWIND CASE WHEN $theta IS NULL THEN [] ELSE $near_fact_ids END AS id
-    MATCH (n:FactEvent {id: id})
-    RETURN n
-  }
-  WITH n WHERE n.user_id = $user_id AND n.embedding IS NOT NULL
-  WITH collect({id: n.id, e: n.embedding}) AS nodes
-  UNWIND range(0, size(nodes) - 2) AS i
-  WITH nodes[i] AS a, [b IN nodes[i + 1..] WHERE (vector.similarity.cosine(nodes[i].e, b.e) * 2 - 1) >= $theta
-                       | b.id] AS close
-  WHERE size(close) > 0
-  RETURN collect({a: a.id, close: close}) AS near_duplicates
-}
-RETURN rows, near_duplicates

@@ -120,17 +120,16 @@ class Retriever:
         hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
-        # The merge step's near-duplicates come with the details (one query): the pairs among
-        # every candidate turn and fact, of which the step keeps those among its best ones.
-        merging = cfg.runs("merge") and cfg.theta < 1.0
-        details, pairs = self._details(user_id, candidates, as_of, slot_states=bool(
-            q.slots and q.intent.asks_about_now), known_at=q.known_at,
-            theta=cfg.theta if merging else None)
+        details = self._details(user_id, candidates, as_of, slot_states=bool(
+            q.slots and q.intent.asks_about_now), known_at=q.known_at)
         timings["details"] = (time.perf_counter() - t1) * 1000
 
         def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
-            among = set(ids)
-            return {p for p in pairs if p <= among} if len(among) > 1 else set()
+            t2 = time.perf_counter()
+            try:
+                return self._near_duplicates(user_id, ids, candidates, cfg.theta)
+            finally:
+                timings["near_duplicates"] = (time.perf_counter() - t2) * 1000
 
         evidence, steps = fuse(candidates, details, q, cfg, near_duplicates=near_duplicates)
         evidence = scores_in_rank_order(evidence)
@@ -157,25 +156,28 @@ class Retriever:
         return store.speaker_aliases(self.graph, user_id, {s: normalise_name(s) for s in labels},
                                      NAME_PREDICATE)
 
+    def _near_duplicates(self, user_id: str, ids: list[str], candidates: dict[str, Candidate],
+                         theta: float) -> set[frozenset[str]]:
+        if len(ids) < 2:
+            return set()
+        return store.near_duplicates(
+            self.graph, user_id, [i for i in ids if candidates[i].type == "turn"],
+            [i for i in ids if candidates[i].type == "fact"], theta)
+
     def _details(self, user_id: str, candidates: dict[str, Candidate], as_of: datetime | None,
-                 slot_states: bool = False, known_at: datetime | None = None,
-                 theta: float | None = None) -> tuple[list[Detail], set[frozenset[str]]]:
-        """The candidates' details (as known then, with `known_at` or `as_of`) and, with
-        `theta`, the near-duplicate pairs among the candidate turns and facts."""
+                 slot_states: bool = False, known_at: datetime | None = None) -> list[Detail]:
         by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
         for c in candidates.values():
             by_type[c.type].append(c.id)
-        found = store.evidence_details(
+        rows = [Detail.from_store(r) for r in store.evidence_details(
             self.graph, user_id, turn_ids=by_type["turn"], piece_ids=by_type["piece"],
             fact_ids=by_type["fact"],
-            slot_states=slot_states or known_at is not None or as_of is not None,
-            near=(by_type["turn"], by_type["fact"]), theta=theta)
-        rows = [Detail.from_store(r) for r in found.rows]
+            slot_states=slot_states or known_at is not None or as_of is not None)]
         if known_at is not None:
-            return self._known_at(user_id, rows, known_at), found.pairs
+            return self._known_at(user_id, rows, known_at)
         if as_of is None:
-            return rows, found.pairs
-        return _as_of(rows, as_of), found.pairs
+            return rows
+        return _as_of(rows, as_of)
 
     def _known_at(self, user_id: str, rows: list[Detail], known_at: datetime) -> list[Detail]:
         """Rows as memory knew them on the question date: nothing mentioned later, and every

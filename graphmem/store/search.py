@@ -102,37 +102,27 @@ def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: s
 def near_duplicates(graph: Graph, user_id: str, turn_ids: list[str], fact_ids: list[str],
                     theta: float) -> set[frozenset[str]]:
     """Pairs among the user's given turns and facts whose embeddings have cosine ≥ θ."""
-    return evidence_details(graph, user_id, turn_ids=[], piece_ids=[], fact_ids=[],
-                            slot_states=False, near=(turn_ids, fact_ids), theta=theta).pairs
+    rows = graph.read("near_duplicates", user_id=user_id, turn_ids=turn_ids, fact_ids=fact_ids,
+                      theta=theta)
+    return {frozenset((r["a"], b)) for r in rows for b in r["close"]}
 
 
 _DETAIL_TIMES = ("mentioned_at", "occurred_start", "occurred_end", "valid_from", "valid_until")
 
 
-class Details(NamedTuple):
-    rows: list[dict[str, Any]]  # one per candidate found
-    pairs: set[frozenset[str]]  # near-duplicates (none asked: empty)
-
-
 def evidence_details(graph: Graph, user_id: str, *, turn_ids: list[str], piece_ids: list[str],
-                     fact_ids: list[str], slot_states: bool,
-                     near: tuple[list[str], list[str]] = ([], []),
-                     theta: float | None = None) -> Details:
+                     fact_ids: list[str], slot_states: bool) -> list[dict[str, Any]]:
     """What fusion needs about each candidate; times as UTC datetimes (the query sends them as
-    epoch microseconds), a turn's or piece's slot facts as `SlotState`s. With `theta`, in the
-    same query, the near-duplicates among the turns and facts `near` (cosine ≥ θ)."""
-    found = graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
-                       piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states,
-                       near_turn_ids=near[0], near_fact_ids=near[1], theta=theta)
-    rows = _listed(found)
+    epoch microseconds), a turn's or piece's slot facts as `SlotState`s."""
+    rows = _listed(graph.read("evidence_details", user_id=user_id, turn_ids=turn_ids,
+                              piece_ids=piece_ids, fact_ids=fact_ids, slot_states=slot_states))
     for r in rows:
         for key in _DETAIL_TIMES:
             r[key] = from_epoch_us(r[key])
         if r["slot_states"]:
             r["slot_states"] = [SlotState(*st[:4], *(from_epoch_us(t) for t in st[4:]))
                                 for st in r["slot_states"]]
-    close = found[0]["near_duplicates"] if found else []
-    return Details(rows, {frozenset((c["a"], b)) for c in close for b in c["close"]})
+    return rows
 
 
 def user_turns(graph: Graph, user_id: str) -> list[dict[str, Any]]:

@@ -186,10 +186,9 @@ def test_near_duplicates_pair_the_same_words_within_one_user_only(graph, user_id
         forget_user(graph, other)
 
 
-def test_a_search_merges_the_near_duplicates_its_details_query_found(graph, user_id):
-    """The merge step's pairs come with the evidence details (one query): a turn said twice in
-    the same words is one item of the search, the other folded into it; with the step off both
-    stay."""
+def test_a_search_merges_near_duplicates(graph, user_id):
+    """A turn said twice in the same words is one item of a search, the other folded into it by
+    the merge step (its pairs from the near-duplicate query); with the step off both stay."""
     from graphmem.models import stable_id
     from tests.helpers import FakeVectors
 
