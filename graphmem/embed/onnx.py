@@ -143,32 +143,42 @@ class OnnxEmbedder:
         self.threads = threads
         self._session: Any = None  # an onnxruntime InferenceSession, made on first use
         self._tokenizer: Any = None  # a tokenizers Tokenizer, likewise
+        self._one_text: Any = None  # a session of one intra-op thread, for a single query
         self._lock = threading.Lock()
 
     def _load(self):
         with self._lock:
             if self._session is None:
                 # Deferred: onnxruntime (and the tokenizer), loaded with the model on first use.
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
                 folder = model_files(self.model, self.cache_dir)
                 tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
                 tokenizer.enable_truncation(self.max_length)
                 tokenizer.no_padding()
-                options = ort.SessionOptions()
-                options.log_severity_level = 3
-                if self.threads:
-                    options.intra_op_num_threads = self.threads
-                # Threads that wait sleep instead of spinning: the CPU is shared with Neo4j (and
-                # with other requests), and spinning threads burned about a third more CPU for
-                # the same texts without finishing sooner (docs/bench/2026-12-01-onnx-threads-sleep.md).
-                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-                options.add_session_config_entry("session.inter_op.allow_spinning", "0")
-                self._session = ort.InferenceSession(str(folder / "model.onnx"), options,
-                                                     providers=["CPUExecutionProvider"])
+                self._session = self._new_session(folder, self.threads)
+                # One question (a search's embedding) is a few dozen word pieces: splitting its
+                # work over threads costs more CPU in hand-offs than it saves (4.8 against 5.8 ms
+                # of CPU per question, vectors bitwise the same; docs/bench/2026-12-04-search-cpu-halved.md).
+                self._one_text = (self._session if self.threads == 1
+                                  else self._new_session(folder, 1))
                 self._tokenizer = tokenizer
         return self._session, self._tokenizer
+
+    def _new_session(self, folder: Path, threads: int | None) -> Any:
+        import onnxruntime as ort  # deferred: loaded with the model on first use
+
+        options = ort.SessionOptions()
+        options.log_severity_level = 3
+        if threads:
+            options.intra_op_num_threads = threads
+        # Threads that wait sleep instead of spinning: the CPU is shared with Neo4j (and with
+        # other requests), and spinning threads burned about a third more CPU for the same texts
+        # without finishing sooner (docs/bench/2026-12-01-onnx-threads-sleep.md).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        return ort.InferenceSession(str(folder / "model.onnx"), options,
+                                    providers=["CPUExecutionProvider"])
 
     @property
     def tokenizer(self):
@@ -199,6 +209,8 @@ class OnnxEmbedder:
         if not texts:
             return []
         session, tokenizer = self._load()
+        if len(texts) == 1:
+            session = self._one_text
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         for chunk, ids, mask in padded_batches(tokenizer.encode_batch(texts), self.batch_size):
             hidden = session.run(None, {"input_ids": ids, "attention_mask": mask,

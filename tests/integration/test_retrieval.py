@@ -184,3 +184,23 @@ def test_near_duplicates_pair_the_same_words_within_one_user_only(graph, user_id
         assert near_duplicates(graph, user_id, theirs, [], 0.95) == set()
     finally:
         forget_user(graph, other)
+
+
+def test_a_search_merges_near_duplicates(graph, user_id):
+    """A turn said twice in the same words is one item of a search, the other folded into it by
+    the merge step (its pairs from the near-duplicate query); with the step off both stay."""
+    from graphmem.models import stable_id
+    from tests.helpers import FakeVectors
+
+    said = ["I adore hiking in the Alps.", "My sister lives in Leeds.", "I adore hiking in the Alps."]
+    mem = Memory(graph, embedder=FakeVectors())
+    mem.ingest([Transcript(user_id, [SessionRecord(f"s{i}", datetime(2024, 1, i + 1, tzinfo=UTC),
+                                                   [TurnRecord("user", text)])
+                                     for i, text in enumerate(said)])])
+    twice = {stable_id("turn", user_id, f"s{i}", 1) for i in (0, 2)}
+    res = mem.retriever.search(user_id, "hiking in the Alps", k=10)
+    kept = [e for e in res.evidence if e.id in twice]
+    assert len(kept) == 1 and set(kept[0].merged) == twice - {kept[0].id}
+    apart = mem.retriever.search(user_id, "hiking in the Alps", k=10,
+                                 config=preset("fused").without("merge"))
+    assert twice <= {e.id for e in apart.evidence}

@@ -60,6 +60,22 @@ def test_onnx_batches_give_the_vectors_of_single_texts(onnx_embedder):
     assert all(_cos(a, b) > 0.99 for a, b in zip(together, alone, strict=True))
 
 
+def test_one_text_runs_on_one_thread_with_the_same_vector(onnx_embedder):
+    # A single text (a search's question) goes to the session of one intra-op thread; the
+    # vector must be exactly the one the session of several threads computes.
+    single = onnx_embedder.embed_query("When did I move to Seattle, and with whom?")
+    pieces = onnx_embedder.tokenizer.encode(
+        onnx_embedder.model.query_prefix + "When did I move to Seattle, and with whom?")
+    ids = np.array([pieces.ids], dtype=np.int64)
+    inputs = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+              "token_type_ids": np.zeros_like(ids)}
+    assert onnx_embedder._one_text is not onnx_embedder._session
+    assert onnx_embedder._one_text.get_session_options().intra_op_num_threads == 1
+    hidden = onnx_embedder._session.run(None, inputs)[0]
+    pooled = (hidden[:, 0] if onnx_embedder.model.pooling == "cls" else hidden.mean(axis=1))[0]
+    assert np.array_equal(np.asarray(single, dtype=np.float32),
+                          (pooled / np.linalg.norm(pooled)).astype(np.float32))
+
 
 def test_onnx_window_ends_where_the_model_stops_reading(onnx_embedder):
     short = "I moved to Seattle last weekend."
