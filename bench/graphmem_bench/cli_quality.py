@@ -44,10 +44,13 @@ def _search_progress():
               help="Where results.json, results.md and recall_curves.png go.")
 @click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "paper", "fused")),
               show_default=True, help="Comma-separated retrieval presets to compare.")
+@click.option("--types", default=None,
+              help="LongMemEval only: comma-separated question types to search (only their "
+                   "users are loaded), e.g. multi-session.")
 @_fail_cleanly
-def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
+def bench_retrieval(dataset, path, limit, out_dir, configs, types) -> None:
     """Retrieval quality (official metrics), latency and evidence size for every preset."""
-    from .report import markdown_table
+    from .report import halves_table, markdown_table, per_type_table
     from .retrieval import run_retrieval_bench
 
     out = Path(out_dir) / dataset
@@ -62,11 +65,15 @@ def bench_retrieval(dataset, path, limit, out_dir, configs) -> None:
     try:
         results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
                                       out_dir=out, echo=echo, on_session=tick,
-                                      on_question=searching)
+                                      on_question=searching,
+                                      types=types.split(",") if types else None)
     finally:
         bar.close()
         searching(None, 0, 0)
     click.echo(markdown_table(results))
+    for table in (per_type_table(results), halves_table(results)):
+        if table:
+            click.echo("\n" + table)
     click.echo(f"written: {out}/results.json, results.md, recall_curves.png")
 
 

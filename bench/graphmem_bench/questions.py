@@ -11,6 +11,7 @@ stray colons and leading zeros removed, unparseable pieces dropped and counted).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -85,6 +86,12 @@ def clean_dia_ids(raw: list[Any]) -> list[str]:
 
 def _answer_text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def dev_half(question_id: str) -> int:
+    """Which half of the questions (1 or 2) a question falls in, by a hash of its id: rules and
+    settings are chosen on one half and reported on both (issue 34)."""
+    return 1 + int(hashlib.sha256(question_id.encode("utf-8")).hexdigest(), 16) % 2
 
 
 def longmemeval_questions(path: str | Path, limit: int | None = None) -> list[LMEQuestion]:

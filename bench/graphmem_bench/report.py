@@ -121,6 +121,36 @@ def per_type_table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def halves_table(results: dict[str, Any]) -> str:
+    """LongMemEval by half of the questions (questions.dev_half) and question type: session
+    recall_all@5 and turn recall_all@10 per configuration, each half beside the other."""
+    configs: dict[str, dict[str, Any]] = results.get("configs", {})
+    if not any(c.get("halves") for c in configs.values()):
+        return ""
+    types: list[str] = []
+    for config in configs.values():
+        for half in (config.get("halves") or {}).values():
+            types += [t for t in (half.get("per_type") or {}) if t not in types]
+    lines = ["session recall_all@5 / turn recall_all@10 by half (1 | 2) and question type:", "",
+             "| configuration | all | " + " | ".join(types) + " |",
+             "|" + "---|" * (len(types) + 2)]
+
+    def cell(entry: dict[str, Any] | None) -> str:
+        if not entry:
+            return "–"
+        n = entry["n_session"] if "n_session" in entry else (entry.get("n") or {}).get("session")
+        return (f"{_fmt((entry.get('session') or {}).get('recall_all@5'))} / "
+                f"{_fmt((entry.get('turn') or {}).get('recall_all@10'))} (n={n})")
+
+    for name, config in configs.items():
+        halves = config.get("halves") or {}
+        for h in sorted(halves):
+            half = halves[h]
+            cells = [cell(half)] + [cell((half.get("per_type") or {}).get(t)) for t in types]
+            lines.append(f"| {name} (half {h}) | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def _ks(results: dict[str, Any], block: dict[str, Any], metric: str) -> list[int]:
     if results.get("ks"):
         return [int(k) for k in results["ks"]]
@@ -176,6 +206,9 @@ def write_report(results: dict[str, Any], out_dir: Path, title: str) -> dict[str
     per_type = per_type_table(results)
     if per_type:
         parts += ["", per_type]
+    halves = halves_table(results)
+    if halves:
+        parts += ["", halves]
     notes = [f"- {name}: {c['scoring']}" for name, c in results.get("configs", {}).items()
              if c.get("scoring")]
     if notes:

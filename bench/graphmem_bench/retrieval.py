@@ -25,7 +25,7 @@ from graphmem.retrieval import Retriever, preset
 from graphmem.vectorspace import require
 
 from .metrics import KS, score_locomo, score_longmemeval
-from .questions import locomo_questions, longmemeval_questions
+from .questions import dev_half, locomo_questions, longmemeval_questions
 from .report import write_report
 from .stats import latency
 
@@ -53,14 +53,17 @@ class TokenCounter:
 def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
                     echo: Callable[[str], None],
                     on_session: Callable[[IngestReport], None] | None = None,
-                    embedder: Embedder | None = None) -> dict[str, Any]:
-    """Load the benchmark users (prefix `lme:` / `locomo:`); sessions already stored are skipped.
+                    embedder: Embedder | None = None,
+                    users: set[str] | None = None) -> dict[str, Any]:
+    """Load the benchmark users (prefix `lme:` / `locomo:`; only `users`, by their ids in the file,
+    when given); sessions already stored are skipped.
     `on_session` is called after every session (written or skipped), e.g. to advance a bar.
     Returns what was written and how fast (new turns per second)."""
     ingestor = Ingestor(graph, OfflineExtractor(), embedder or configured_embedder(), IngestOptions())
     started = time.perf_counter()
     total = ingestor.ingest((Transcript(PREFIX[dataset] + t.user_id, t.sessions)
-                             for t in load(path, limit=limit)), on_session)
+                             for t in load(path, limit=limit)
+                             if users is None or t.user_id in users), on_session)
     seconds = time.perf_counter() - started
     rate = total.turns / seconds if total.turns else 0.0
     echo(f"ingest: {total.sessions} new sessions, {total.turns} turns in {seconds:.0f}s "
@@ -71,23 +74,33 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
 
 def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                         configs: Sequence[str] = CONFIGS, out_dir: str | Path | None = None,
+                        types: Sequence[str] | None = None,
                         echo: Callable[[str], None] = print,
                         on_session: Callable[[IngestReport], None] | None = None,
                         on_question: Callable[[str, int, int], None] | None = None
                         ) -> dict[str, Any]:
-    """Ingest (if needed), then search every question with every config. `on_session` follows
-    the ingest, `on_question(config, done, total)` the searches."""
+    """Ingest (if needed), then search every question with every config. `types`: only the
+    LongMemEval questions of these types (and only their users are loaded). `on_session` follows
+    the ingest, `on_question(config, done, total)` the searches. LongMemEval scores come for the
+    whole and for each half of the questions (`halves`, questions.dev_half)."""
     dataset = dataset.lower()
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
     embedder = configured_embedder()
     tokens = TokenCounter()
+    if types and dataset != "longmemeval":
+        raise ValueError("--types selects LongMemEval question types; LoCoMo has categories")
+    lme: list[Any] = []
+    if dataset == "longmemeval":
+        lme = [q for q in longmemeval_questions(path, limit)
+               if not types or q.question_type in types]
     with connect() as graph:
         require(graph, embedder)
-        ingested = ensure_ingested(graph, dataset, path, limit, echo, on_session, embedder)
+        ingested = ensure_ingested(graph, dataset, path, limit, echo, on_session, embedder,
+                                   users={q.question_id for q in lme} if types else None)
         retriever = Retriever(graph, embedder)
         if dataset == "longmemeval":
-            questions: list[Any] = longmemeval_questions(path, limit)
+            questions: list[Any] = lme
             asks = [(q.question_id, "lme:" + q.question_id, q.question, q.question_date)
                     for q in questions]
         else:
@@ -102,6 +115,7 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                        f"{platform.python_version()})",
             "embedder": {"model": embedder.name, "dimensions": embedder.dimensions},
             "ingest": ingested, "load_average": list(__import__("os").getloadavg()),
+            "types": list(types) if types else None,
             "configs": {},
         }
         for name in configs:
@@ -120,8 +134,13 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                 pack.append(tokens.count([e.text for e in res.evidence]))
                 if on_question:
                     on_question(name, done, len(asks))
-            scores = (score_longmemeval(questions, rankings) if dataset == "longmemeval"
-                      else score_locomo(questions, rankings))
+            if dataset == "longmemeval":
+                scores = score_longmemeval(questions, rankings)
+                scores["halves"] = {str(h): score_longmemeval(
+                    [q for q in questions if dev_half(q.question_id) == h], rankings)
+                    for h in (1, 2)}
+            else:
+                scores = score_locomo(questions, rankings)
             scores["latency_ms"] = latency(latencies)
             scores["evidence_tokens"] = {"median": statistics.median(pack),
                                          "p95": sorted(pack)[int(0.95 * (len(pack) - 1))]}

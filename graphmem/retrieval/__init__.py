@@ -16,6 +16,7 @@ from ..knowledge import cutoff, decisions_known_at, known, status_at
 from ..models import NAME_PREDICATE, Evidence
 from ..store import search as store
 from ..store.time import utc, utc_native
+from . import feedback
 from .config import ALL_STEPS, PRESETS, RetrievalConfig, preset
 from .fusion import Candidate, StepReport, accumulate, fuse, scores_in_rank_order
 from .inprocess import InProcessBM25
@@ -120,9 +121,24 @@ class Retriever:
         hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
-        details = self._details(user_id, candidates, as_of, slot_states=bool(
-            q.slots and q.intent.asks_about_now), known_at=q.known_at)
+        slot_states = bool(q.slots and q.intent.asks_about_now)
+        details = self._details(user_id, candidates, as_of, slot_states=slot_states,
+                                known_at=q.known_at)
         timings["details"] = (time.perf_counter() - t1) * 1000
+        if feedback.runs(q, cfg):
+            # The second pass, seeded by the first pass fused (without the near-duplicate query:
+            # the seeds need the order, not the merges); its hits join the first pass's.
+            t2 = time.perf_counter()
+            first, _ = fuse(candidates, details, q, cfg)
+            more = feedback.feedback_tunnel(self.graph, user_id, q, cfg, first)
+            hits += more
+            candidates = accumulate(hits, cfg)
+            known = {d.id for d in details}
+            new = {i: c for i, c in candidates.items() if i not in known}
+            if new:
+                details += self._details(user_id, new, as_of, slot_states=slot_states,
+                                         known_at=q.known_at)
+            timings[feedback.TUNNEL] = (time.perf_counter() - t2) * 1000
 
         def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
             t2 = time.perf_counter()

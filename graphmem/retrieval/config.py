@@ -15,6 +15,9 @@ TUNNELS = ("graph", "bm25", "dense")
 SCORE_STEPS = ("validity_gate", "stale", "other_speaker", "assistant", "merge", "time_bonus")
 ORDER_STEPS = ("latest_first", "current_first", "coverage")
 ALL_STEPS = SCORE_STEPS + ORDER_STEPS
+# Second passes: searches seeded by what the first pass found, run after the first pass's fusion
+# and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
+PASSES = ("feedback",)
 # Every step but coverage (off: docs/bench/2026-12-01-whole-turns-coverage.md).
 DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s != "coverage")
 
@@ -87,9 +90,19 @@ class RetrievalConfig:
     # docs/bench/2026-12-01-whole-turns-coverage.md before turning it on.
     coverage_decay: float = 0.5
     coverage_pool: int = 2
+    # The second passes run (PASSES). "feedback" acts on questions that aggregate across
+    # occasions (QueryAnalysis.coverage): the first pass's best feedback_seeds items said by the
+    # user are seeds, and the K (per_head) nearest turns and facts of each in other sessions
+    # join as derived hits of a weak tunnel (retrieval/feedback.py). Five seeds: the depth of
+    # the session recall the benchmarks score (@5), set a priori.
+    passes: tuple[str, ...] = ()
+    feedback_seeds: int = 5
 
     def __post_init__(self) -> None:
         _known(*self.steps)
+        for p in self.passes:
+            if p not in PASSES:
+                raise ValueError(f"unknown second pass {p!r}; the passes are {', '.join(PASSES)}")
         if len(set(self.steps)) != len(self.steps):
             raise ValueError(f"a rerank step is listed twice in {self.steps}")
         kinds = [s in ORDER_STEPS for s in self.steps]
@@ -148,8 +161,9 @@ _VARIANT = "-no-", "-with-"
 
 
 def preset(name: str) -> RetrievalConfig:
-    """A named preset, or a preset with one rerank step off or on: "fused-no-stale",
-    "fused-with-coverage" (the benchmark compares such variants in one run)."""
+    """A named preset, or a preset with one rerank step or second pass off or on:
+    "fused-no-stale", "fused-with-coverage", "fused-no-feedback" (the benchmark compares such
+    variants in one run)."""
     if name in PRESETS:
         return PRESETS[name]
     for marker in _VARIANT:
@@ -158,5 +172,10 @@ def preset(name: str) -> RetrievalConfig:
             cfg = PRESETS[base]
             changed = cfg.without(step) if marker == "-no-" else cfg.with_steps(step)
             return replace(changed, name=name)
+        if found and base in PRESETS and step in PASSES:
+            cfg = PRESETS[base]
+            passes = tuple(p for p in cfg.passes if p != step)
+            return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
     raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
-                   f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)})")
+                   f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
+                   f"second passes: {', '.join(PASSES)})")

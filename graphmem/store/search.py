@@ -142,3 +142,13 @@ def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
     return {r["speaker"]: list(r["aliases"]) for r in graph.read(
         "speaker_aliases", user_id=user_id, name_predicate=name_predicate,
         speakers=[{"label": k, "norm": v} for k, v in speakers.items()])}
+
+
+def seed_neighbours(graph: Graph, user_id: str, seeds: list[str], *, per_seed: int, fetch: int,
+                    min_cosine: float, known_at: datetime | None = None) -> list[dict[str, Any]]:
+    """For each seed (the user's turn, piece or fact ids, best first), its nearest turns and
+    facts in other sessions than its own (`per_seed` of each), nothing mentioned after
+    `known_at`; rows carry the seed and its rank among the seeds."""
+    return _listed(graph.read("feedback_neighbours", user_id=user_id, seeds=seeds,
+                              per_seed=per_seed, fetch=fetch, min_cosine=min_cosine,
+                              known_at=known_at or END_OF_TIME))

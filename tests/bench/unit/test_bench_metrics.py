@@ -26,11 +26,12 @@ from graphmem_bench.questions import (
     LMEQuestion,
     LoCoMoQuestion,
     clean_dia_ids,
+    dev_half,
     locomo_questions,
     longmemeval_questions,
     session_of_dia,
 )
-from graphmem_bench.report import write_report
+from graphmem_bench.report import halves_table, write_report
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 LOCOMO = DATA / "locomo" / "locomo10.json"
@@ -264,6 +265,22 @@ def test_write_report(tmp_path: Path) -> None:
     md = write_report(locomo_results, tmp_path / "lc", "LoCoMo")["md"].read_text()
     assert "| bm25 | 2 | 0.300 | 0.400 | 0.700 | 0.800 |" in md
     assert "latency" not in md
+
+
+def test_halves_split_by_id_and_are_reported_side_by_side() -> None:
+    ids = [f"q{i}" for i in range(200)]
+    halves = [dev_half(i) for i in ids]
+    assert set(halves) == {1, 2} and halves == [dev_half(i) for i in ids]  # the id decides
+    assert 60 <= halves.count(1) <= 140  # a hash, not a fixed side
+    questions = [lme("q1", "multi-session", ["answer_a", "answer_b"], ["answer_a_1", "answer_b_3"]),
+                 lme("q2", "multi-session", ["answer_c"], ["answer_c_5"])]
+    rankings = {"q1": ["answer_a_1", "answer_b_3"], "q2": ["s1_1"]}
+    one, two = (score_longmemeval([q], rankings, ks=(5, 10)) for q in questions)
+    table = halves_table({"dataset": "longmemeval", "configs": {
+        "fused": {"halves": {"1": one, "2": two}}}})
+    assert "| fused (half 1) | 1.000 / 1.000 (n=1) | 1.000 / 1.000 (n=1) |" in table
+    assert "| fused (half 2) | 0.000 / 0.000 (n=1) | 0.000 / 0.000 (n=1) |" in table
+    assert halves_table({"dataset": "locomo", "configs": {"fused": {}}}) == ""
 
 
 # --- the real benchmark files -----------------------------------------------------------------------
