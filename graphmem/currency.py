@@ -190,65 +190,78 @@ def _leaves_head_alone(fact: SlotFact, head: SlotFact, d: FactDecision,
 def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
     ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
-    out = SlotDecision()
-    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+    walk = _SlotWalk(ordered)
     # Retractions first: the retracted fact never held, so it leaves the chain entirely.
-    retracted = _retract(ordered, decisions, out)
-    current: list[SlotFact] = []  # the facts whose (shared) state holds now
-    waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
-    quantity: float | None = None
+    retracted = _retract(ordered, walk.decisions, walk.out)
+    for fact in ordered:
+        if fact.id not in retracted and not fact.retraction:
+            walk.step(fact)
+    walk.out.facts = [walk.decisions[f.id] for f in ordered]
+    return walk.out
 
-    def end(old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
-        old = decisions[old_fact.id]
+
+class _SlotWalk:
+    """A slot's facts walked in time order: the facts whose (shared) state holds now, the
+    mentions of another state still open, and what each fact's arrival ends."""
+
+    def __init__(self, ordered: list[SlotFact]) -> None:
+        self.out = SlotDecision()
+        self.decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+        self.current: list[SlotFact] = []  # the facts whose (shared) state holds now
+        self.waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
+        self.quantity: float | None = None
+
+    def end(self, old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
+        old = self.decisions[old_fact.id]
         old.status, old.valid_until = "superseded", fact.effective
         # A mention leaves the current facts without an edge: on real chats it is too often a
         # misreading (a word of a pasted prompt) for its end to be a change the user made.
         if not old_fact.mention:
-            out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
+            self.out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
 
-    for fact in ordered:
-        if fact.id in retracted or fact.retraction:
-            continue
-        d = decisions[fact.id]
+    def step(self, fact: SlotFact) -> None:
+        d = self.decisions[fact.id]
         if fact.is_quantity:
             rel = _RELATIVE.match(fact.value or "")
             step = float(rel.group(2)) * (1 if rel.group(1) == "+" else -1) if rel else 0.0
-            d.quantity = max(0.0, (quantity or 0) + step) if rel else _number(fact.value)
-        if not current:
-            current, quantity = [fact], d.quantity
-            continue
-        head = current[-1]
-        if _leaves_head_alone(fact, head, d, decisions[head.id]):
+            d.quantity = max(0.0, (self.quantity or 0) + step) if rel else _number(fact.value)
+        if not self.current:
+            self.current, self.quantity = [fact], d.quantity
+            return
+        head = self.current[-1]
+        if _leaves_head_alone(fact, head, d, self.decisions[head.id]):
             if fact.modality == "negated" and not fact.mention:
                 # "I left Acme" ends a mention of Acme that is still open
-                for m in [m for m in waiting if m.state() == _asserted_state(fact)]:
-                    end(m, fact, "SUPERSEDES")
-                    waiting.remove(m)
-            continue
-        same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
+                for m in [m for m in self.waiting if m.state() == _asserted_state(fact)]:
+                    self.end(m, fact, "SUPERSEDES")
+                    self.waiting.remove(m)
+            return
+        same_state = (d.quantity == self.decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
         if same_state:
-            current.append(fact)  # a reaffirmation: it holds together with the earlier ones
-            continue
-        if fact.mention:
-            waiting.append(fact)  # read in passing: it replaces nothing
-            continue
+            self.current.append(fact)  # a reaffirmation: it holds together with the earlier ones
+        elif fact.mention:
+            self.waiting.append(fact)  # read in passing: it replaces nothing
+        else:
+            self.replace(fact, head, d)
+
+    def replace(self, fact: SlotFact, head: SlotFact, d: FactDecision) -> None:
+        """`fact` says another state holds now: the current facts end, and the open mentions
+        either said it (they hold with it) or end too."""
         # Two different values asserted for the same moment: no order settles it.
         simultaneous = (fact.effective == head.effective and fact.occurred_start is None
                         and fact.modality == head.modality == "asserted")
         kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
-        for old_fact in current:
-            end(old_fact, fact, kind)
-        current, quantity = [fact], d.quantity
-        for m in waiting:
-            if (decisions[m.id].quantity == d.quantity if fact.is_quantity
+        for old_fact in self.current:
+            self.end(old_fact, fact, kind)
+        self.current, self.quantity = [fact], d.quantity
+        for m in self.waiting:
+            if (self.decisions[m.id].quantity == d.quantity if fact.is_quantity
                     else m.state() == fact.state()):
-                current.append(m)  # the mention said what now holds
+                self.current.append(m)  # the mention said what now holds
             else:
-                end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
-        waiting = []
-    out.facts = [decisions[f.id] for f in ordered]
-    return out
+                self.end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
+        self.waiting = []
 
 
 def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
