@@ -99,7 +99,6 @@ class Phrase:
     cues: frozenset[str]
     where: tuple[Where, ...]
     examples: tuple[str, ...]
-    keeps_lead: bool = False  # read before leading prepositions are stripped ("in two weeks")
 
     def resolver(self) -> re.Pattern[str]:
         return re.compile(_tokens(self.grammar, 0))
@@ -112,9 +111,9 @@ class Phrase:
 
 
 def _p(name: str, grammar: str, rule: Rule, cues: str | frozenset[str], *examples: str,
-       where: tuple[Where, ...] = (Where(),), keeps_lead: bool = False) -> Phrase:
+       where: tuple[Where, ...] = (Where(),)) -> Phrase:
     return Phrase(name, grammar, rule, frozenset(cues.split()) if isinstance(cues, str) else cues,
-                  where, examples, keeps_lead)
+                  where, examples)
 
 
 _UNIT_CUES = "week weekend month year"
@@ -128,16 +127,16 @@ _NOT_OF = r"\b(?!\s+of\b)"
 _NEAR = "last|this past|this coming|this|next"
 
 # In the resolver's order: the first phrase whose grammar covers the whole text resolves it.
+# AHEAD is read before leading prepositions are stripped: its "in" makes a time ahead.
 AHEAD: list[Phrase] = [
     _p("in_n_units", r"in (?P<n><NUM>) (?P<u>day|week|month|year|hour|minute)s?(?: from now|'s? time)?",
        R.ahead, "in", "in two weeks", "in 3 days' time", "in a month from now",
-       where=(Where(after=r"\b(?:(?<=time)|<AHEAD_ENDS>)"),), keeps_lead=True),
+       where=(Where(after=r"\b(?:(?<=time)|<AHEAD_ENDS>)"),)),
     _p("n_units_from_now", r"(?P<n><NUM>) (?P<u>day|week|month|year|hour|minute)s? from (?:now|today)",
-       R.ahead, "from", "three days from now", "two hours from now", keeps_lead=True),
+       R.ahead, "from", "three days from now", "two hours from now"),
     _p("in_a_fortnight", r"(?:in )?a (?P<f>fortnight)(?: from now|'s? time)?", R.ahead,
        "in fortnight", "in a fortnight", "in a fortnight's time", "a fortnight from now",
-       where=(Where(r"\bin\s+", r"\b(?<!now)"), Where(r"\b(?=a\s)", r"\b(?<=now)")),
-       keeps_lead=True),
+       where=(Where(r"\bin\s+", r"\b(?<!now)"), Where(r"\b(?=a\s)", r"\b(?<=now)"))),
 ]
 PHRASES: list[Phrase] = [
     # days around the mention
