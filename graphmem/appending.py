@@ -6,7 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .db import Graph
+from .errors import OutOfBounds
 from .ingest import AppendReport
+from .models import TurnRecord
 from .store.nodes import MadeFact
 
 
@@ -30,3 +33,18 @@ class AppendResult(AppendReport):
                 "unchanged": self.unchanged, "pieces": self.pieces, "facts": self.facts,
                 "made": [f.to_dict() for f in self.made], "rejected": self.rejected,
                 "ms": round(self.seconds * 1000, 1)}
+
+
+def refuse_turn_ids_of_other_sessions(graph: Graph, user_id: str, session_id: str,
+                                      turns: list[TurnRecord]) -> None:
+    """A turn id names one turn of a user: refuse (OutOfBounds) one another session holds."""
+    ids = sorted({t.source_id for t in turns if t.source_id})
+    if not ids:
+        return
+    clash = graph.read("turn_ids_in_other_sessions", user_id=user_id,
+                       session_source_id=session_id, source_ids=ids)
+    if clash:
+        raise OutOfBounds(
+            f"turn_id {clash[0]['source_id']!r} already names a turn of session "
+            f"{clash[0]['session']!r} of user {user_id!r}; a turn id names one turn of a "
+            "user: give this message another id (or none)")

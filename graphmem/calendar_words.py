@@ -1,5 +1,5 @@
 """The calendar's words, declared once: weekdays, months and their abbreviations, seasons, the
-holidays that name a day, and how people type them in chat. The time grammar (temporal), the
+holidays that name a day, ordinals, and how people type them in chat. The time grammar (temporal), the
 rules (extract), the search (retrieval.query) and currency build their patterns and word lists
 from these."""
 
@@ -12,6 +12,11 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
           "october", "november", "december")
 MONTH_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
                        "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+# A day of the month or a rank written with digits: "the 25th", "June 3rd".
+ORDINAL_SUFFIX = r"(?:st|nd|rd|th)"
+ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                 "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+                 "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth")
 SEASONS = ("spring", "summer", "fall", "autumn", "winter")
 # Holidays whose name is a date's name, not a thing's ("the Easter trip" is about a trip).
 HOLIDAYS = ("christmas", "thanksgiving", "easter")

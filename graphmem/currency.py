@@ -19,65 +19,35 @@ from typing import Any
 from . import predicates as P
 from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
-from .plan_keys import plan_key
+from .plan_keys import plan_key as plan_key  # re-exported: callers read a plan's key here
 from .store import currency as store
 from .store.currency import FavoriteValue, HeldFact, SlotFactRecord
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
 
-# How each predicate's facts compete, read from the predicate registry (graphmem.predicates).
-# One value at a time: a different value replaces the old one (lives_in, favorite_x, does:x).
-SINGLE_VALUED = P.names(P.Cardinality.SINGLE)
-ACTIVITY_PREFIX = P.BY_NAME["does"].prefix or "does:"  # does:<activity key>: a habit, kept or stopped
-SINGLE_VALUED_PREFIXES = tuple(sorted(P.names(P.Cardinality.SINGLE, keyed=True)))
-# Quantities: a new number UPDATES the old one; "+1" adds to it.
-QUANTITY_PREFIXES = tuple(sorted(P.names(P.Cardinality.COUNT, keyed=True)))
-# Stances on a value: liking X, disliking X and cutting down on X compete for the slot "X".
-STANCE = {p.name: p.stance for p in P.PREDICATES if p.stance}
-# Things held side by side: each value is its own slot, ended only by its own negation. People
-# read several books at once ("graphic novels" and a non-fiction book, in the edge audit).
-VALUE_KEYED = P.names(P.Cardinality.SEVERAL)
-VALUE_KEYED_PREFIXES = tuple(sorted(P.names(P.Cardinality.SEVERAL, keyed=True)))
-COMPETING_MODALITIES = frozenset({"asserted", "negated"})
-# A plan is closed by a later outcome about the same thing: done ("got back from Japan") or
-# called off ("we cancelled the Japan trip"). Outcomes themselves are events: never closed.
-PLAN_OUTCOMES = frozenset(p.name for p in P.PREDICATES if p.closes_plan)
-PLAN_PREDICATES = frozenset({"plans"})
-# Facts tied to another fact of the same sentence: a role stated with its employer ("a QA lead at
-# Initech") ends when that employer does.
-TIED_TO = {p.name: p.tied_to for p in P.PREDICATES if p.tied_to}
+# How each predicate's facts compete and the slot a fact competes in live in graphmem.slots;
+# re-exported here for the callers that import them from currency.
+from .slots import (  # isort: skip
+    ACTIVITY_PREFIX as ACTIVITY_PREFIX,
+    COMPETING_MODALITIES as COMPETING_MODALITIES,
+    PLAN_OUTCOMES as PLAN_OUTCOMES,
+    PLAN_PREDICATES as PLAN_PREDICATES,
+    QUANTITY_PREFIXES as QUANTITY_PREFIXES,
+    SINGLE_VALUED as SINGLE_VALUED,
+    SINGLE_VALUED_PREFIXES as SINGLE_VALUED_PREFIXES,
+    STANCE as STANCE,
+    TIED_TO as TIED_TO,
+    VALUE_KEYED as VALUE_KEYED,
+    VALUE_KEYED_PREFIXES as VALUE_KEYED_PREFIXES,
+    is_plan as is_plan,
+    slot_key as slot_key,
+)
+
 _TIE_SLOTS = {**TIED_TO, **{v: k for k, v in TIED_TO.items()}}
 _RETRACTION = re.compile(
     r"\b(?:actually|in fact|correction|i misspoke|never said|that'?s (?:not right|wrong)|"
     r"was wrong|not true|scratch that)\b", re.IGNORECASE)
 _NEVER = datetime.min.replace(tzinfo=UTC)  # a fact whose session's write time is unknown sorts first
 _RELATIVE = re.compile(r"^([+-])(\d+)$")
-
-
-def is_plan(predicate: str, modality: str) -> bool:
-    """A plan: a `plans` fact, or any event told as ahead ("my driving test is on the 14th",
-    "flying to Oslo in May"): an outcome about the same thing, told later, closes it."""
-    if predicate in PLAN_PREDICATES:
-        return True
-    entry = P.lookup(predicate)
-    return (modality == "planned" and entry is not None
-            and entry.cardinality is P.Cardinality.EVENT)
-
-
-def slot_key(subject: str, predicate: str, value: str | None, modality: str) -> str | None:
-    """The slot a fact competes in, or None when it competes with nothing (events…)."""
-    if is_plan(predicate, modality) or (predicate in PLAN_OUTCOMES and modality == "asserted"):
-        key = plan_key(value)
-        return f"{subject}|plan|{key}" if key else None
-    if modality not in COMPETING_MODALITIES:
-        return None
-    if predicate in STANCE:
-        return f"{subject}|stance|{normalise_name(value or '')}" if value else None
-    if predicate in VALUE_KEYED or predicate.startswith(VALUE_KEYED_PREFIXES):
-        return f"{subject}|{predicate}|{normalise_name(value or '')}" if value else None
-    if (predicate in SINGLE_VALUED or predicate.startswith(SINGLE_VALUED_PREFIXES)
-            or predicate.startswith(QUANTITY_PREFIXES)):
-        return f"{subject}|{predicate}"
-    return None
 
 
 @dataclass(frozen=True)
@@ -190,65 +160,78 @@ def _leaves_head_alone(fact: SlotFact, head: SlotFact, d: FactDecision,
 def decide_slot(facts: list[SlotFact]) -> SlotDecision:
     """Re-decide a whole slot. Deterministic in the set of facts, whatever their arrival order."""
     ordered = sorted(facts, key=lambda f: (f.effective, f.mentioned_at, *f.said_order()))
-    out = SlotDecision()
-    decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+    walk = _SlotWalk(ordered)
     # Retractions first: the retracted fact never held, so it leaves the chain entirely.
-    retracted = _retract(ordered, decisions, out)
-    current: list[SlotFact] = []  # the facts whose (shared) state holds now
-    waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
-    quantity: float | None = None
+    retracted = _retract(ordered, walk.decisions, walk.out)
+    for fact in ordered:
+        if fact.id not in retracted and not fact.retraction:
+            walk.step(fact)
+    walk.out.facts = [walk.decisions[f.id] for f in ordered]
+    return walk.out
 
-    def end(old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
-        old = decisions[old_fact.id]
+
+class _SlotWalk:
+    """A slot's facts walked in time order: the facts whose (shared) state holds now, the
+    mentions of another state still open, and what each fact's arrival ends."""
+
+    def __init__(self, ordered: list[SlotFact]) -> None:
+        self.out = SlotDecision()
+        self.decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
+        self.current: list[SlotFact] = []  # the facts whose (shared) state holds now
+        self.waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
+        self.quantity: float | None = None
+
+    def end(self, old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
+        old = self.decisions[old_fact.id]
         old.status, old.valid_until = "superseded", fact.effective
         # A mention leaves the current facts without an edge: on real chats it is too often a
         # misreading (a word of a pasted prompt) for its end to be a change the user made.
         if not old_fact.mention:
-            out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
+            self.out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
 
-    for fact in ordered:
-        if fact.id in retracted or fact.retraction:
-            continue
-        d = decisions[fact.id]
+    def step(self, fact: SlotFact) -> None:
+        d = self.decisions[fact.id]
         if fact.is_quantity:
             rel = _RELATIVE.match(fact.value or "")
             step = float(rel.group(2)) * (1 if rel.group(1) == "+" else -1) if rel else 0.0
-            d.quantity = max(0.0, (quantity or 0) + step) if rel else _number(fact.value)
-        if not current:
-            current, quantity = [fact], d.quantity
-            continue
-        head = current[-1]
-        if _leaves_head_alone(fact, head, d, decisions[head.id]):
+            d.quantity = max(0.0, (self.quantity or 0) + step) if rel else _number(fact.value)
+        if not self.current:
+            self.current, self.quantity = [fact], d.quantity
+            return
+        head = self.current[-1]
+        if _leaves_head_alone(fact, head, d, self.decisions[head.id]):
             if fact.modality == "negated" and not fact.mention:
                 # "I left Acme" ends a mention of Acme that is still open
-                for m in [m for m in waiting if m.state() == _asserted_state(fact)]:
-                    end(m, fact, "SUPERSEDES")
-                    waiting.remove(m)
-            continue
-        same_state = (d.quantity == decisions[head.id].quantity) if fact.is_quantity else (
+                for m in [m for m in self.waiting if m.state() == _asserted_state(fact)]:
+                    self.end(m, fact, "SUPERSEDES")
+                    self.waiting.remove(m)
+            return
+        same_state = (d.quantity == self.decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
         if same_state:
-            current.append(fact)  # a reaffirmation: it holds together with the earlier ones
-            continue
-        if fact.mention:
-            waiting.append(fact)  # read in passing: it replaces nothing
-            continue
+            self.current.append(fact)  # a reaffirmation: it holds together with the earlier ones
+        elif fact.mention:
+            self.waiting.append(fact)  # read in passing: it replaces nothing
+        else:
+            self.replace(fact, head, d)
+
+    def replace(self, fact: SlotFact, head: SlotFact, d: FactDecision) -> None:
+        """`fact` says another state holds now: the current facts end, and the open mentions
+        either said it (they hold with it) or end too."""
         # Two different values asserted for the same moment: no order settles it.
         simultaneous = (fact.effective == head.effective and fact.occurred_start is None
                         and fact.modality == head.modality == "asserted")
         kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
-        for old_fact in current:
-            end(old_fact, fact, kind)
-        current, quantity = [fact], d.quantity
-        for m in waiting:
-            if (decisions[m.id].quantity == d.quantity if fact.is_quantity
+        for old_fact in self.current:
+            self.end(old_fact, fact, kind)
+        self.current, self.quantity = [fact], d.quantity
+        for m in self.waiting:
+            if (self.decisions[m.id].quantity == d.quantity if fact.is_quantity
                     else m.state() == fact.state()):
-                current.append(m)  # the mention said what now holds
+                self.current.append(m)  # the mention said what now holds
             else:
-                end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
-        waiting = []
-    out.facts = [decisions[f.id] for f in ordered]
-    return out
+                self.end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
+        self.waiting = []
 
 
 def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:

@@ -1,5 +1,14 @@
 """One exception hierarchy for graphmem; every message tells the user what to do next."""
 
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 class GraphmemError(Exception):
     """Base class of every error graphmem raises on purpose."""
@@ -23,6 +32,29 @@ def connection_lost(exc: BaseException) -> str | None:
     if isinstance(exc, ServiceUnavailable | SessionExpired | DatabaseUnavailable):
         return type(exc).__name__  # the driver wraps socket errors; retries came first
     return None
+
+
+def neo4j_lost(method: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
+    """Raise Neo4jUnavailable, one line saying what happened and what to do, when the
+    connection to Neo4j breaks during `method` (the driver's own errors are not graphmem's);
+    the method's object holds the connection as `.graph` (Memory)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except GraphmemError:
+            raise
+        except Exception as exc:
+            lost = connection_lost(exc)
+            if lost is None:
+                raise
+            raise Neo4jUnavailable(
+                f"lost the connection to Neo4j at {self.graph.uri} ({lost}); what "
+                "finished before it is stored, nothing half-written is kept (one transaction per "
+                "unit of work): check that Neo4j runs, then retry") from exc
+
+    return wrapper
 
 
 class LocalNeo4jError(GraphmemError):

@@ -3,7 +3,6 @@ FactEvents in Neo4j, one transaction per session, idempotent on re-run."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -11,32 +10,18 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pydantic import Field
-
 from .correcting import corrected, correction_facts
 from .currency import (
     ENDED_BY_LEAVING,
-    Link,
     ended_by_leaving,
-    is_retraction,
     maintain_currency,
-    slot_key,
 )
 from .db import Graph
 from .embed import Embedder, window_ends
-from .entities import entity_id, is_self, normalise_name
-from .errors import InputError
+from .entities import normalise_name
 from .extract import Extractor
-from .extract.base import extract_in_turn
-from .extract.corrections import Correction
-from .extract.corrections import read as read_correction
-from .extract.names import addressed_name
-from .metadata import from_pairs, to_pairs
+from .metadata import from_pairs
 from .models import (
-    NAME_PREDICATE,
-    FactCandidate,
-    MessagePiece,
-    RoleRef,
     SessionRecord,
     Transcript,
     TurnRecord,
@@ -44,19 +29,20 @@ from .models import (
 )
 from .predicates import lookup
 from .relate import RELATABLE_MODALITIES, link_for
-from .responses import IngestCounts
-from .segment import extraction_window, pieces_of_turn
+from .session_plan import (  # noqa: F401 - IngestReport, Made, Rejection, MAX_EXTRACT_CHARS: re-exported
+    MAX_EXTRACT_CHARS,
+    IngestReport,
+    Made,
+    Rejection,
+    SessionPlanner,
+    content_hash,
+)
+from .session_plan import SessionPlan as _Plan
 from .store import currency as store_currency
 from .store import sessions as store
 from .store.nodes import Turn
 from .store.time import utc_native
-from .temporal import resolve_time_expression, tense_prefers
 from .timestamps import local, read_time_zone
-
-# Turns longer than this are stored whole but only their first part is segmented and searched
-# for facts: a pasted document is not a statement about the user.
-MAX_EXTRACT_CHARS = 20_000
-CONTEXT_CHARS = 300  # the turn's words before a piece that an extractor may read (not cite)
 
 
 @dataclass
@@ -82,92 +68,6 @@ class IngestOptions:
 
 
 @dataclass
-class Rejection:
-    turn_source_id: str | None
-    predicate: str
-    support: str
-    reason: str
-
-
-@dataclass
-class Made:
-    """A fact written, as `ingest -v` shows it: what it says and what made it."""
-
-    turn_source_id: str | None
-    predicate: str
-    value: str | None
-    modality: str
-    extracted_by: str
-
-
-class IngestReport(IngestCounts):
-    """What an ingest did: its counts (declared with the results every door returns), how long
-    it took, the candidates it rejected and, with `verbose`, every fact written."""
-
-    seconds: float = 0.0
-    rejections: list[Rejection] = Field(default_factory=list)
-    made: list[Made] = Field(default_factory=list)
-
-    def add(self, other: IngestReport) -> None:
-        for name in ("sessions", "sessions_unchanged", "turns", "pieces", "facts", "rejected",
-                     "entities", "judged_links"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.rejections.extend(other.rejections)
-        self.made.extend(other.made)
-
-
-def _content_hash(session: SessionRecord) -> str:
-    h = hashlib.blake2b(digest_size=16)
-    h.update(str(session.started_at).encode())
-    for t in session.turns:
-        h.update(f"\x1e{t.role}\x1f{t.speaker}\x1f{t.source_id}\x1f{t.text}".encode())
-        if t.timestamp is not None:  # only then: the hashes of sessions without stay as they were
-            h.update(f"\x1f{t.timestamp.isoformat()}".encode())
-        if t.metadata:  # likewise
-            h.update(f"\x1f{to_pairs(t.metadata)}".encode())
-    return h.hexdigest()
-
-
-def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) -> tuple[int, int]:
-    """Absolute offsets of the support inside the turn, or raise ValueError with the reason."""
-    if not cand.support or not cand.support.strip():
-        raise ValueError("empty support span")
-    rel = piece.text.find(cand.support)
-    if rel < 0:
-        raise ValueError("support does not occur in the source piece")
-    start = piece.start + rel
-    end = start + len(cand.support)
-    if turn_text[start:end] != cand.support:
-        raise ValueError("support does not occur at the stored offsets of the turn")
-    return start, end
-
-
-def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
-    """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner."""
-    text = cand.text
-    if text.startswith(("User ", "User's ", "User’s ")):
-        text = speaker + text[4:]
-    roles = [r for r in cand.roles if not (r.role == "subject" and is_self(r.name))]
-    return replace(cand, subject=speaker, text=text,
-                   roles=[RoleRef("subject", speaker, "person"), *roles])
-
-
-def _addressed(text: str, piece: MessagePiece, speakers: tuple[str, ...],
-               speaker: str) -> FactCandidate | None:
-    """In a two-person chat, a message that opens by addressing someone by another name ("Hey
-    Kate!") says what the other speaker is called."""
-    found = addressed_name(piece.text, speakers)
-    if found is None:
-        return None
-    name, start, end = found
-    other = next(s for s in speakers if s != speaker)
-    return FactCandidate(kind="attribute", predicate=NAME_PREDICATE, text=f"{other} is called {name}.",
-                         support=piece.text[start:end].strip(), subject=other, value=name,
-                         roles=[RoleRef("subject", other, "person")],
-                         extracted_by="rule:ingest.addressed")
-
-
-@dataclass
 class AppendReport:
     """What appending messages to a live session did."""
 
@@ -181,38 +81,6 @@ class AppendReport:
     rejected: int = 0
     judged_links: int = 0
     seconds: float = 0.0
-
-
-@dataclass
-class _Plan:
-    """Everything one session will write, prepared before the transaction opens."""
-
-    session: dict[str, Any]
-    turns: list[dict[str, Any]]
-    links: list[dict[str, Any]]
-    pieces: list[dict[str, Any]]
-    facts: list[dict[str, Any]]
-    entities: list[dict[str, Any]]
-    roles: list[dict[str, Any]]
-    relations: list[dict[str, Any]]
-    report: IngestReport
-    currency_links: list[Link] = field(default_factory=list)  # decided by the relation judge
-    appended: bool = False  # new turns of a stored session, not a whole session
-    # Corrections said in the session ("scratch that, it's three"), decided at write time
-    corrections: list[_Said] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class _Said:
-    """A correction, where it was said: decided against the user's facts at write time."""
-
-    correction: Correction
-    turn_id: str
-    turn_idx: int
-    turn_text: str
-    piece: MessagePiece
-    said: datetime
-    speaker: str | None
 
 
 @dataclass
@@ -235,136 +103,13 @@ class Ingestor:
         self.embedder = embedder
         self.options = options or IngestOptions()
 
-    # --- planning (pure: no database) ----------------------------------------------------------
+    # --- planning (pure: no database; see session_plan) -----------------------------------------
 
     def plan_session(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
                      prev_turn_id: str | None = None) -> _Plan:
         """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones."""
-        if session.started_at is None:
-            raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
-        # Each turn's time phrases resolve in its own local day (the offset it was given); every
-        # time is stored as a fixed UTC offset (see store.time.utc_native).
-        opened = local(session.started_at, None)
-        t_s = opened.astimezone(UTC)
-        session_id = stable_id("session", user_id, session.source_id)
-        report = IngestReport(sessions=1)
-        turns, links, pieces, facts = [], [], [], []
-        corrections: list[_Said] = []
-        entities: dict[str, dict[str, Any]] = {}
-        roles: list[dict[str, Any]] = []
-        relations: list[dict[str, Any]] = []
-        prev_id = prev_turn_id
-        speakers = tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker))
-        all_pieces = [pieces_of_turn(user_id, stable_id("turn", user_id, session.source_id, k),
-                                     rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
-                      for k, rec in enumerate(session.turns, start=first_idx)]
-        prepare = getattr(self.extractor, "prepare", None)
-        if prepare is not None:  # a batching extractor reads the whole session at once
-            prepare([(p.text, rec.role) for rec, ps in zip(session.turns, all_pieces, strict=True)
-                     for p in ps])
-        for (k, rec), turn_pieces in zip(enumerate(session.turns, start=first_idx), all_pieces,
-                                         strict=True):
-            source_id = rec.source_id or f"{session.source_id}_{k}"
-            turn_id = stable_id("turn", user_id, session.source_id, k)
-            said = local(rec.timestamp, None) if rec.timestamp else opened
-            turns.append({"id": turn_id, "source_id": source_id, "idx": k, "role": rec.role,
-                          "speaker": rec.speaker, "text": rec.text,
-                          "mentioned_at": said.astimezone(UTC),
-                          "metadata": to_pairs(rec.metadata), "embedding": None})
-            if prev_id:
-                links.append({"prev_id": prev_id, "id": turn_id})
-            prev_id = turn_id
-            piece_rows = [{"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
-                           "text": p.text, "embedding": None} for p in turn_pieces]
-            pieces.extend(piece_rows)
-            for piece in turn_pieces:
-                if rec.role == "user" and (fix := read_correction(piece.text)) is not None:
-                    corrections.append(_Said(fix, turn_id, k, rec.text, piece, said, rec.speaker))
-                before = rec.text[max(0, piece.start - CONTEXT_CHARS):piece.start]
-                for cand in extract_in_turn(self.extractor, piece.text, rec.role, before):
-                    try:
-                        start, _end = _locate_support(cand, piece, rec.text)
-                        if lookup(cand.predicate) is None:
-                            raise ValueError("its predicate is not in the registry")
-                    except ValueError as why:
-                        report.rejected += 1
-                        if self.options.verbose:
-                            report.rejections.append(
-                                Rejection(source_id, cand.predicate, cand.support, str(why)))
-                        continue
-                    if rec.speaker and is_self(cand.subject):
-                        cand = _as_speaker(cand, rec.speaker)
-                    facts.append(self._fact_row(user_id, turn_id, k, piece, cand, start, said,
-                                                entities, roles, relations))
-                    if self.options.verbose:
-                        report.made.append(Made(source_id, cand.predicate, cand.value,
-                                                cand.modality, facts[-1]["extracted_by"]))
-            if len(speakers) == 2 and rec.speaker in speakers and turn_pieces:
-                addressed = _addressed(rec.text, turn_pieces[0], speakers, rec.speaker)
-                if addressed is not None:
-                    start, _end = _locate_support(addressed, turn_pieces[0], rec.text)
-                    facts.append(self._fact_row(user_id, turn_id, k, turn_pieces[0], addressed,
-                                                start, said, entities, roles, relations))
-        report.turns = len(turns)
-        report.pieces = len(pieces)
-        report.facts = len(facts)
-        report.entities = len(entities)
-        session_row = {"id": session_id, "source_id": session.source_id, "started_at": t_s,
-                       "turn_count": len(turns), "content_hash": _content_hash(session),
-                       "speakers": list(speakers)}
-        return _Plan(session_row, turns, links, pieces, facts, list(entities.values()), roles,
-                     relations, report, corrections=corrections)
-
-    def _fact_row(self, user_id: str, turn_id: str, turn_idx: int, piece: MessagePiece,
-                  cand: FactCandidate,
-                  start: int, said: datetime, entities: dict[str, dict[str, Any]],
-                  roles: list[dict[str, Any]], relations: list[dict[str, Any]]) -> dict[str, Any]:
-        """The fact's row; `said` is when its turn was said, in the turn's own local time."""
-        fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
-        entry = lookup(cand.predicate)
-        ahead = cand.modality == "planned" or (entry is not None and entry.time_ahead)
-        prefer = "future" if ahead else tense_prefers(piece.text)
-        when = (resolve_time_expression(cand.time_text, said, prefer=prefer)
-                if cand.time_text else None)
-        t_s = said.astimezone(UTC)
-        occurred_start = when.start.astimezone(UTC) if when and when.start else None
-        occurred_end = when.end.astimezone(UTC) if when and when.end else None
-        subject_key = user_id if is_self(cand.subject) else None
-        object_key = None
-        for role in cand.roles:
-            if is_self(role.name):
-                continue
-            norm = normalise_name(role.name, role.type)
-            if not norm:
-                continue
-            eid = entity_id(user_id, norm)
-            entities.setdefault(eid, {"id": eid, "name": role.name.strip(), "norm_name": norm,
-                                      "type": role.type, "mentioned_at": t_s, "embedding": None})
-            roles.append({"fact_id": fact_id, "entity_id": eid, "role": role.role})
-            if role.role == "subject":
-                subject_key = eid
-            elif object_key is None:
-                object_key = eid
-        if subject_key and object_key and cand.modality != "hypothetical":
-            relations.append({"subject_id": subject_key, "object_id": object_key,
-                              "predicate": cand.predicate, "fact_id": fact_id})
-        subject = "user" if is_self(cand.subject) else normalise_name(cand.subject)
-        return {
-            "id": fact_id, "turn_id": turn_id, "turn_idx": turn_idx, "span_start": start,
-            "kind": cand.kind,
-            "predicate": cand.predicate, "value": cand.value, "subject": subject,
-            "slot": slot_key(subject, cand.predicate, cand.value, cand.modality),
-            "text": cand.text, "support": cand.support, "modality": cand.modality,
-            "retraction": cand.modality == "negated" and is_retraction(piece.text),
-            "mentioned_at": t_s, "time_text": cand.time_text,
-            "time_resolved": bool(when and when.resolved) if cand.time_text else None,
-            "occurred_start": occurred_start,
-            "occurred_end": occurred_end,
-            "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
-            "extracted_by": cand.extracted_by or self.extractor.name,
-            "mention": not cand.competes,  # read in passing: ended by a later fact, ends none
-            "piece_ids": [piece.id], "embedding": None,
-        }
+        return SessionPlanner(self.extractor, self.options.verbose).plan(
+            user_id, session, first_idx=first_idx, prev_turn_id=prev_turn_id)
 
     def _embed(self, plans: list[_Plan]) -> None:
         """One embedding call for many sessions (batching is where the speed is)."""
@@ -428,22 +173,7 @@ class Ingestor:
             self.graph, user_id, rows, modalities=sorted(RELATABLE_MODALITIES),
             min_cosine=opts.relation_min_cosine, per_way=opts.relation_per_way,
             limit=judge.max_candidates)
-        stored: dict[str, list[dict[str, Any]]] = {}
-        for row in found:
-            c = {**row, "mentioned_at": utc_native(row["mentioned_at"]),
-                 "occurred_start": utc_native(row["occurred_start"])}
-            stored.setdefault(c.pop("new_id"), []).append(c)
-        own = {f["id"] for f in plan.facts}
-        items = []
-        for i, f in enumerate(new):
-            # Earlier facts of this session on the same predicate or entity, outside its slot.
-            same = [g for g in new[:i] if g["subject"] == f["subject"] and (
-                g["predicate"] == f["predicate"]
-                or set(entity_ids.get(g["id"], [])) & set(entity_ids.get(f["id"], [])))
-                and not (f["slot"] and g["slot"] == f["slot"])]
-            cands = [c for c in stored.get(f["id"], []) if c["id"] not in own] + same
-            if cands:
-                items.append((f, cands))
+        items = _judged_pairs(new, found, entity_ids, {f["id"] for f in plan.facts})
         by_id = {f["id"]: f for f in new}
         for _fact, cands in items:
             for c in cands:
@@ -475,6 +205,7 @@ class Ingestor:
         corrects, and that fact's retraction (graphmem.correcting), written one correction at a
         time so a later one sees an earlier one's facts."""
         made: list[dict[str, Any]] = []
+        planner = SessionPlanner(self.extractor)
         for said in plan.corrections:
             anchors = store_currency.correction_anchors(tx, user_id, said.said.astimezone(UTC))
             if said.speaker:  # in a chat between named people, one corrects only their own facts
@@ -483,20 +214,14 @@ class Ingestor:
                               said.turn_idx, anchors)
             if found is None:
                 continue
-            entities: dict[str, dict[str, Any]] = {}
-            roles: list[dict[str, Any]] = []
-            rows = []
-            for cand in correction_facts(said.correction, said.piece.text, *found):
-                start, _end = _locate_support(cand, said.piece, said.turn_text)
-                rows.append(self._fact_row(user_id, said.turn_id, said.turn_idx, said.piece,
-                                           cand, start, said.said, entities, roles, []))
+            rows, entities, roles = planner.correction_rows(
+                user_id, said, correction_facts(said.correction, said.piece.text, *found))
             rows[1]["retraction"] = True  # the replaced value never held
             if self.embedder is not None and self.options.embed_facts:
                 for row, vec in zip(rows, self.embedder.embed_documents(
                         [r["text"] for r in rows]), strict=True):
                     row["embedding"] = vec
-            store.write_facts(tx, user_id, plan.session["id"], rows, list(entities.values()),
-                              roles, [])
+            store.write_facts(tx, user_id, plan.session["id"], rows, entities, roles, [])
             made += rows
         return made
 
@@ -532,7 +257,7 @@ class Ingestor:
 
     def _already_ingested(self, user_id: str, session: SessionRecord) -> bool:
         stored = store.session(self.graph, user_id, stable_id("session", user_id, session.source_id))
-        return stored is not None and stored.content_hash == _content_hash(session)
+        return stored is not None and stored.content_hash == content_hash(session)
 
     def append(self, user_id: str, session_source_id: str, turns: list[TurnRecord], *,
                session_time: datetime | None = None) -> AppendReport:
@@ -601,7 +326,7 @@ class Ingestor:
             sessions = [s for s in transcript.sessions if s.turns]
             batch = _Batch(transcript.user_id, first=True)
             for i, session in enumerate(sessions):
-                key = (transcript.user_id, session.source_id, _content_hash(session))
+                key = (transcript.user_id, session.source_id, content_hash(session))
                 if key in planned or self._already_ingested(transcript.user_id, session):
                     batch.unchanged += 1
                 else:
@@ -652,3 +377,26 @@ class Ingestor:
                 self._commit(batch, total, on_session)
         total.seconds = time.perf_counter() - started
         return total
+
+
+def _judged_pairs(new: list[dict[str, Any]], found: list[dict[str, Any]],
+                  entity_ids: dict[str, list[str]],
+                  own: set[str]) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """Each new fact with the facts the relation judge is asked about: the stored candidates
+    found for it (not of this plan) and the earlier facts of this session on the same predicate
+    or entity, outside its slot."""
+    stored: dict[str, list[dict[str, Any]]] = {}
+    for row in found:
+        c = {**row, "mentioned_at": utc_native(row["mentioned_at"]),
+             "occurred_start": utc_native(row["occurred_start"])}
+        stored.setdefault(c.pop("new_id"), []).append(c)
+    items = []
+    for i, f in enumerate(new):
+        same = [g for g in new[:i] if g["subject"] == f["subject"] and (
+            g["predicate"] == f["predicate"]
+            or set(entity_ids.get(g["id"], [])) & set(entity_ids.get(f["id"], [])))
+            and not (f["slot"] and g["slot"] == f["slot"])]
+        cands = [c for c in stored.get(f["id"], []) if c["id"] not in own] + same
+        if cands:
+            items.append((f, cands))
+    return items

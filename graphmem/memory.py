@@ -4,13 +4,12 @@ one turn, mark a fact wrong, list sessions and turns — per user."""
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any, Concatenate, ParamSpec, TypeVar
+from typing import IO, Any, TypeVar
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -18,34 +17,27 @@ from graphmem.schema import migrations
 
 from .answer import Answer, Answerer
 from .answer.cypher_read import cypher_read
-from .appending import AppendResult
+from .appending import AppendResult, refuse_turn_ids_of_other_sessions
 from .compose import embedder as configured_embedder
 from .compose import ingest_parts, llm_client
 from .config import Settings
 from .db import Graph
 from .embed import Embedder
 from .errors import (
-    GraphmemError,
-    InputError,
-    Neo4jUnavailable,
-    OutOfBounds,
     UnknownId,
     UnknownUser,
-    connection_lost,
+    neo4j_lost,
 )
 from .extract import Extractor, OfflineExtractor
 from .files import FileIngestReport, TranscriptFile
 from .forgetting import TurnRemoval, invalidate_fact, remove_turn
 from .history import current_facts, fact_timeline, inspect
 from .ingest import IngestOptions, Ingestor, IngestReport
+from .listing import sessions_page, turn_named, turns_page
 from .llm import LLMClient
-from .metadata import read_metadata, scoped, to_pairs
 from .migrate import applied_versions, connect
-from .models import MAX_MESSAGE_CHARS as MESSAGE_CHARS
-from .models import Evidence, Transcript, TurnRecord, stable_id
+from .models import Evidence, Transcript, TurnRecord
 from .pages import Page
-from .pages import decode as decode_cursor
-from .pages import page as make_page
 from .places import fold_whole_turn_pieces
 from .reembed import ReembedReport, reembed
 from .retrieval import RetrievalConfig, Retriever, SearchResult
@@ -58,78 +50,29 @@ from .timestamps import read_time_zone, read_timestamp
 from .transfer import export_user, import_user
 from .vectorspace import require
 
-P = ParamSpec("P")
-R = TypeVar("R")
+# The bounds and defaults of every door live in graphmem.bounds; re-exported here for the
+# callers that import them from memory.
+from .bounds import (  # isort: skip
+    MAX_APPEND_TURNS as MAX_APPEND_TURNS,
+    MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS,
+    MAX_QUERY_CHARS as MAX_QUERY_CHARS,
+    MAX_ID_CHARS as MAX_ID_CHARS,
+    MAX_ROLE_CHARS as MAX_ROLE_CHARS,
+    MAX_K as MAX_K,
+    MAX_BUDGET as MAX_BUDGET,
+    MAX_PAGE as MAX_PAGE,
+    MAX_FACTS as MAX_FACTS,
+    DEFAULT_PAGE as DEFAULT_PAGE,
+    DEFAULT_K as DEFAULT_K,
+    DEFAULT_BUDGET as DEFAULT_BUDGET,
+    DEFAULT_PRESET as DEFAULT_PRESET,
+    MODEL_FACTS as MODEL_FACTS,
+    MAX_REASON_CHARS as MAX_REASON_CHARS,
+)
+from .bounds import bounded, checked_messages, reading_filter, whole_number  # isort: skip
+
 K = TypeVar("K")  # a result checked by `_known`
-
-# The bounds of every door (HTTP, MCP, CLI, a program): `Memory` refuses an input outside them
-# with OutOfBounds (HTTP 422, an MCP tool error, one CLI line) before anything is written.
-MAX_APPEND_TURNS = 100  # messages in one append call
-MAX_MESSAGE_CHARS = MESSAGE_CHARS  # characters of one message (graphmem.models)
-MAX_QUERY_CHARS = 4_000  # characters of a search query or a question
-MAX_ID_CHARS = 256  # characters of a user, session or turn id, or a speaker's name
-MAX_ROLE_CHARS = 64
-MAX_K = 100  # results of one search
-MAX_BUDGET = 12  # planner steps of one answer
-MAX_PAGE = 200  # sessions or turns in one page of a listing
-MAX_FACTS = 1000  # facts of one facts or timeline call (also the default)
-DEFAULT_PAGE = 50
-# The defaults every door applies when the caller names none (the client sends none of its own).
-DEFAULT_K = 10
-DEFAULT_BUDGET = 4
-DEFAULT_PRESET = "fused"
-# A model reads what an MCP tool returns: its facts and timeline calls default to fewer facts
-# (the bound, MAX_FACTS, is the same over every door).
-MODEL_FACTS = 200
-MAX_REASON_CHARS = 1_000  # why a fact was marked wrong
 _LOCKS = 64  # appends of one user are serialised by one of these (striped by user)
-
-
-def _filter(metadata: Any, agent_id: str | None, run_id: str | None) -> list[str] | None:
-    """The pairs a reading keeps: the metadata filter with the scope's (agent, run) added."""
-    return to_pairs(read_metadata(scoped(metadata, "metadata filter", agent_id=agent_id,
-                                         run_id=run_id), "metadata filter"))
-
-
-def _bounded(value: Any, name: str, limit: int, *, optional: bool = False) -> None:
-    """Refuse (OutOfBounds) a text that is not a string, is blank, is longer than `limit`
-    characters or holds a NUL character (which no stored text may hold)."""
-    if value is None and optional:
-        return
-    if not isinstance(value, str) or not value.strip():
-        raise OutOfBounds(f"{name} is empty")
-    if len(value) > limit:
-        raise OutOfBounds(f"{name} is {len(value):,} characters long; at most {limit:,} are "
-                          "accepted")
-    if "\x00" in value:
-        raise OutOfBounds(f"{name} contains a NUL character (\\x00); remove it")
-
-
-def _whole(value: Any, name: str, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OutOfBounds(f"{name} must be a whole number from {low} to {high} (got {value!r})")
-
-
-def _neo4j_lost(method: Callable[Concatenate[Memory, P], R]) -> Callable[Concatenate[Memory, P], R]:
-    """Raise Neo4jUnavailable, one line saying what happened and what to do, when the
-    connection to Neo4j breaks during `method` (the driver's own errors are not graphmem's)."""
-
-    @functools.wraps(method)
-    def wrapper(self: Memory, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return method(self, *args, **kwargs)
-        except GraphmemError:
-            raise
-        except Exception as exc:
-            lost = connection_lost(exc)
-            if lost is None:
-                raise
-            raise Neo4jUnavailable(
-                f"lost the connection to Neo4j at {self.graph.uri} ({lost}); what "
-                "finished before it is stored, nothing half-written is kept (one transaction per "
-                "unit of work): check that Neo4j runs, then retry") from exc
-
-    return wrapper
 
 
 class Memory:
@@ -192,7 +135,7 @@ class Memory:
                     self._retriever = Retriever(self.graph, self.embedder)
         return self._retriever
 
-    @_neo4j_lost
+    @neo4j_lost
     def warm(self) -> None:
         """Load the embedder and let Neo4j plan the search queries now (a server does this once
         at start-up, so that its first request is not the slow one)."""
@@ -214,7 +157,7 @@ class Memory:
 
     # --- writing ---------------------------------------------------------------------------------
 
-    @_neo4j_lost
+    @neo4j_lost
     def ingest(self, transcripts: Iterable[Transcript],
                on_session: Callable[[IngestReport], None] | None = None, *,
                verbose: bool = False) -> IngestReport:
@@ -222,7 +165,7 @@ class Memory:
         options = replace(self.options, verbose=True) if verbose else None
         return self._ingestor(options).ingest(transcripts, on_session)
 
-    @_neo4j_lost
+    @neo4j_lost
     def ingest_file(self, source: str | Path | bytes | TranscriptFile, format: str = "auto", *,
                     user_id: str | None = None, filename: str | None = None,
                     session: str | None = None, session_time: str | None = None,
@@ -231,7 +174,7 @@ class Memory:
         """A transcript file (a path, its bytes, or a TranscriptFile already read and checked),
         checked whole before anything is written; with `user_id`, only that user's memory (see
         graphmem.files.TranscriptFile). What was stored and what was left out."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
+        bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
         file = source if isinstance(source, TranscriptFile) else TranscriptFile(
             source, format, user_id=user_id, filename=filename, session=session,
             session_time=session_time)
@@ -239,7 +182,7 @@ class Memory:
             report = self.ingest(file.transcripts(), on_session, verbose=verbose)
             return file.report(report)
 
-    @_neo4j_lost
+    @neo4j_lost
     def append(self, user_id: str, session_id: str, messages: Iterable[TurnRecord], *,
                session_time: datetime | str | None = None, agent_id: str | None = None,
                run_id: str | None = None) -> AppendResult:
@@ -255,61 +198,34 @@ class Memory:
         Returns the turns added and the facts they made, each with what it replaced.
         `agent_id` / `run_id` label every message (the reserved metadata keys of the scope).
         Inputs outside the bounds above raise OutOfBounds, before anything is written."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(session_id, "session_id", MAX_ID_CHARS)
-        turns = list(messages)
-        if not turns:
-            raise OutOfBounds("no messages to append")
-        if len(turns) > MAX_APPEND_TURNS:
-            raise OutOfBounds(f"{len(turns)} messages in one append; at most {MAX_APPEND_TURNS}: "
-                              "send them in parts")
-        for i, t in enumerate(turns):
-            _bounded(t.text, f"message {i}: content", MAX_MESSAGE_CHARS)
-            _bounded(t.role, f"message {i}: role", MAX_ROLE_CHARS)
-            _bounded(t.source_id, f"message {i}: turn_id", MAX_ID_CHARS, optional=True)
-            _bounded(t.speaker, f"message {i}: speaker", MAX_ID_CHARS, optional=True)
-            turns[i] = replace(t, timestamp=read_timestamp(t.timestamp, f"message {i}: timestamp"),
-                               metadata=read_metadata(scoped(
-                                   t.metadata, f"message {i}: metadata", agent_id=agent_id,
-                                   run_id=run_id), f"message {i}: metadata"))
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(session_id, "session_id", MAX_ID_CHARS)
+        turns = checked_messages(messages, agent_id=agent_id, run_id=run_id)
         session_time = read_timestamp(session_time, "session_time")
         lock = self._append_locks[hash(user_id) % _LOCKS]
         with lock:
-            self._refuse_turn_ids_of_other_sessions(user_id, session_id, turns)
+            refuse_turn_ids_of_other_sessions(self.graph, user_id, session_id, turns)
             report = self._ingestor().append(user_id, session_id, turns,
                                              session_time=session_time)
         made = store_reads.facts_made_by_turns(
             self.graph, user_id, [t.id for t in report.added]) if report.added else []
         return AppendResult.of(report, made)
 
-    def _refuse_turn_ids_of_other_sessions(self, user_id: str, session_id: str,
-                                           turns: list[TurnRecord]) -> None:
-        ids = sorted({t.source_id for t in turns if t.source_id})
-        if not ids:
-            return
-        clash = self.graph.read("turn_ids_in_other_sessions", user_id=user_id,
-                                session_source_id=session_id, source_ids=ids)
-        if clash:
-            raise OutOfBounds(
-                f"turn_id {clash[0]['source_id']!r} already names a turn of session "
-                f"{clash[0]['session']!r} of user {user_id!r}; a turn id names one turn of a "
-                "user: give this message another id (or none)")
-
-    @_neo4j_lost
+    @neo4j_lost
     def set_time_zone(self, user_id: str, time_zone: str | None) -> str | None:
         """The IANA time zone ("Europe/Berlin") the user's message times without an offset are
         read in from now on (None: UTC again); the user is created on first use. A name
         zoneinfo does not know raises OutOfBounds. Turns already stored keep their dates."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
         name = read_time_zone(time_zone).key if time_zone is not None else None
         store_sessions.set_user_time_zone(self.graph, user_id, name)
         return name
 
-    @_neo4j_lost
+    @neo4j_lost
     def forget(self, user_id: str, *, missing_ok: bool = False) -> int:
         """Delete every node of one user (and nothing else); the number of nodes deleted. A
         user with no memory raises UnknownUser, unless `missing_ok` (then 0)."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
         deleted = admin.forget_user(self.graph, user_id)
         if deleted == 0 and not missing_ok:
             raise UnknownUser(f"no memory for user {user_id!r}; nothing deleted")
@@ -317,7 +233,7 @@ class Memory:
 
     # --- one memory at a time --------------------------------------------------------------------
 
-    @_neo4j_lost
+    @neo4j_lost
     def delete_turn(self, user_id: str, turn_id: str) -> TurnRemoval:
         """Delete one turn (stored id, or the source's turn id) with its pieces and the facts
         derived only from it, in one transaction: the slots those facts were in are decided
@@ -326,7 +242,7 @@ class Memory:
         not one of this user's turns raises UnknownId (UnknownUser for an unknown user)."""
         return self._remove_turn(user_id, turn_id, redact=False)
 
-    @_neo4j_lost
+    @neo4j_lost
     def redact_turn(self, user_id: str, turn_id: str) -> TurnRemoval:
         """Like `delete_turn`, but the turn keeps its place (id, session, position, date) and
         its words are replaced by "[redacted]" (forgetting.REDACTED_TEXT)."""
@@ -340,91 +256,67 @@ class Memory:
             raise UnknownId(f"user {user_id!r} has no turn {turn_id!r}")
         return done
 
-    @_neo4j_lost
+    @neo4j_lost
     def invalidate_fact(self, user_id: str, fact_id: str, *, by: str = "user",
                         reason: str | None = None) -> FactEvent:
         """Mark one fact wrong ("forget that"): status `invalid`, with who said so (`by`), when
         and why, kept in history (`facts(history=True)`, `timeline`); its slot is decided again
         without it, so the value it had replaced is current again where nothing else replaced
         it. A fact marked already keeps its first mark. Returns the fact as it is now."""
-        _bounded(by, "by", MAX_ID_CHARS)
-        _bounded(reason, "reason", MAX_REASON_CHARS, optional=True)
+        bounded(by, "by", MAX_ID_CHARS)
+        bounded(reason, "reason", MAX_REASON_CHARS, optional=True)
         fact = self.get_fact(user_id, fact_id)
         invalidate_fact(self.graph, user_id, fact.id, by=by, reason=reason)
         return self.get_fact(user_id, fact.id)
 
-    @_neo4j_lost
+    @neo4j_lost
     def get_fact(self, user_id: str, fact_id: str) -> FactEvent:
         """One fact of the user by id (UnknownId if it is not theirs, UnknownUser if the user
         has no memory)."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(fact_id, "fact_id", MAX_ID_CHARS)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(fact_id, "fact_id", MAX_ID_CHARS)
         found = store_reads.fact(self.graph, user_id, fact_id)
         if found is None:
             admin.require_user(self.graph, user_id)
             raise UnknownId(f"user {user_id!r} has no fact {fact_id!r}")
         return found
 
-    @_neo4j_lost
+    @neo4j_lost
     def get_turn(self, user_id: str, turn_id: str) -> Turn:
         """One turn of the user by stored id or source turn id, with the ids of its facts
         (UnknownId if it is not theirs; a source id two sessions share must be given as the
         stored id)."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(turn_id, "turn_id", MAX_ID_CHARS)
-        found = store_reads.turns_named(self.graph, user_id, turn_id)
-        if not found:
-            admin.require_user(self.graph, user_id)
-            raise UnknownId(f"user {user_id!r} has no turn {turn_id!r}")
-        if len(found) > 1:
-            raise InputError(f"turn id {turn_id!r} names {len(found)} turns of user {user_id!r} "
-                             f"(stored ids {', '.join(t.id for t in found)}); pass the stored "
-                             "id of the one meant")
-        return found[0]
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(turn_id, "turn_id", MAX_ID_CHARS)
+        return turn_named(self.graph, user_id, turn_id)
 
-    @_neo4j_lost
+    @neo4j_lost
     def list_sessions(self, user_id: str, *, cursor: str | None = None,
                       limit: int = DEFAULT_PAGE) -> Page[SessionSummary]:
         """One page of the user's sessions, oldest first (start time, then id), each with how
         many turns it holds; pass `next_cursor` back for the next page (None: the last)."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _whole(limit, "limit", 1, MAX_PAGE)
-        after = decode_cursor("sessions", cursor, {"at": int, "id": str})
-        rows = store_reads.sessions_page(self.graph, user_id, after, limit + 1)
-        if not rows and after is None:
-            admin.require_user(self.graph, user_id)
-        return make_page("sessions", rows, limit, {"at": "at", "id": "id"},
-                         SessionSummary.from_row)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        whole_number(limit, "limit", 1, MAX_PAGE)
+        return sessions_page(self.graph, user_id, cursor, limit)
 
-    @_neo4j_lost
+    @neo4j_lost
     def list_turns(self, user_id: str, *, session_id: str | None = None,
                    cursor: str | None = None, limit: int = DEFAULT_PAGE) -> Page[Turn]:
         """One page of the user's turns (of one session: the source's session id) in
         conversation order — sessions oldest first, turns by position; pass `next_cursor` back
         for the next page (None: the last). Every turn appears exactly once across the pages."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(session_id, "session_id", MAX_ID_CHARS, optional=True)
-        _whole(limit, "limit", 1, MAX_PAGE)
-        after = decode_cursor("turns", cursor, {"at": int, "session": str, "idx": int})
-        stored = None
-        if session_id is not None:
-            stored = stable_id("session", user_id, session_id)
-            if store_sessions.session(self.graph, user_id, stored) is None:
-                admin.require_user(self.graph, user_id)
-                raise UnknownId(f"user {user_id!r} has no session {session_id!r}")
-        rows = store_reads.turns_page(self.graph, user_id, stored, after, limit + 1)
-        if not rows and after is None:
-            admin.require_user(self.graph, user_id)
-        return make_page("turns", rows, limit, {"at": "at", "session": "session_id", "idx": "idx"},
-                         Turn.from_row)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(session_id, "session_id", MAX_ID_CHARS, optional=True)
+        whole_number(limit, "limit", 1, MAX_PAGE)
+        return turns_page(self.graph, user_id, session_id, cursor, limit)
 
     # --- reading ---------------------------------------------------------------------------------
 
-    @_neo4j_lost
+    @neo4j_lost
     def require_user(self, user_id: str) -> None:
         admin.require_user(self.graph, user_id)
 
-    @_neo4j_lost
+    @neo4j_lost
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = DEFAULT_K,
                config: RetrievalConfig | str = DEFAULT_PRESET,
@@ -437,7 +329,7 @@ class Memory:
                                 config=config, metadata=metadata, agent_id=agent_id,
                                 run_id=run_id).evidence
 
-    @_neo4j_lost
+    @neo4j_lost
     def search_full(self, user_id: str, query: str, *, question_date: datetime | None = None,
                     as_of: datetime | None = None, k: int = DEFAULT_K,
                     config: RetrievalConfig | str = DEFAULT_PRESET,
@@ -446,10 +338,10 @@ class Memory:
         """Like `search`, with the per-tunnel hits, the full turn ranking and timings. A query
         over MAX_QUERY_CHARS, a `k` outside 1..MAX_K or metadata outside its bounds
         (graphmem.metadata) raises OutOfBounds."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(query, "query", MAX_QUERY_CHARS)
-        _whole(k, "k", 1, MAX_K)
-        pairs = _filter(metadata, agent_id, run_id)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(query, "query", MAX_QUERY_CHARS)
+        whole_number(k, "k", 1, MAX_K)
+        pairs = reading_filter(metadata, agent_id, run_id)
         # The ranking is drawn MAX_K deep (retrieval ranks every candidate whatever k is, and
         # cuts at the end), so that k places remain after a piece that only repeats its turn
         # is folded into it (graphmem.places) and after the metadata filter.
@@ -475,7 +367,7 @@ class Memory:
             self.require_user(user_id)
         return found
 
-    @_neo4j_lost
+    @neo4j_lost
     def facts(self, user_id: str, as_of: datetime | None = None, *, predicate: str | None = None,
               history: bool = False, question_date: datetime | None = None,
               limit: int = MAX_FACTS, metadata: dict[str, Any] | None = None,
@@ -484,14 +376,14 @@ class Memory:
         `question_date`, as known that day; with `metadata` ({key: value}), only facts from
         turns whose metadata holds every one of these pairs. At most `limit` (1..MAX_FACTS);
         an unknown user raises UnknownUser."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _whole(limit, "limit", 1, MAX_FACTS)
-        pairs = _filter(metadata, agent_id, run_id)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        whole_number(limit, "limit", 1, MAX_FACTS)
+        pairs = reading_filter(metadata, agent_id, run_id)
         return self._known(user_id, current_facts(
             self.graph, user_id, as_of, predicate=predicate, history=history,
             question_date=question_date, limit=limit, metadata=pairs))
 
-    @_neo4j_lost
+    @neo4j_lost
     def timeline(self, user_id: str, *, entity: str | None = None, predicate: str | None = None,
                  since: datetime | None = None, until: datetime | None = None,
                  question_date: datetime | None = None, limit: int = MAX_FACTS,
@@ -500,19 +392,19 @@ class Memory:
         """The ordered history of facts with their changes (about an entity / predicate / period);
         with a `question_date`, as known that day; with `metadata`, `limit` and an unknown user
         as in `facts`."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _whole(limit, "limit", 1, MAX_FACTS)
-        pairs = _filter(metadata, agent_id, run_id)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        whole_number(limit, "limit", 1, MAX_FACTS)
+        pairs = reading_filter(metadata, agent_id, run_id)
         return self._known(user_id, fact_timeline(
             self.graph, user_id, entity=entity, predicate=predicate, since=since, until=until,
             question_date=question_date, limit=limit, metadata=pairs))
 
-    @_neo4j_lost
+    @neo4j_lost
     def inspect(self, user_id: str, node_id: str) -> dict[str, Any]:
         """A memory card for a fact, piece, turn (stored or source id) or entity (id or name);
         UnknownId when it names nothing of the user's, UnknownUser for an unknown user."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(node_id, "id", MAX_ID_CHARS)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(node_id, "id", MAX_ID_CHARS)
         card = inspect(self.graph, user_id, node_id)
         if card is None:
             self.require_user(user_id)
@@ -520,57 +412,57 @@ class Memory:
                             f"{node_id!r}")
         return card
 
-    @_neo4j_lost
+    @neo4j_lost
     def turns(self, user_id: str, turn_ids: list[str]) -> list[dict[str, Any]]:
         return store_answer.turns_by_id(self.graph, user_id, turn_ids)
 
-    @_neo4j_lost
+    @neo4j_lost
     def session_window(self, user_id: str, turn_id: str, window: int) -> list[dict[str, Any]]:
         return store_answer.session_window(self.graph, user_id, turn_id, window)
 
-    @_neo4j_lost
+    @neo4j_lost
     def cypher_read(self, user_id: str, statement: str,
                     params: dict[str, Any] | None = None) -> dict[str, Any]:
         return cypher_read(self.graph, user_id, statement, params)
 
-    @_neo4j_lost
+    @neo4j_lost
     def stats(self, user_id: str | None = None) -> dict[str, int]:
-        _bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
+        bounded(user_id, "user_id", MAX_ID_CHARS, optional=True)
         row = admin.stats(self.graph, user_id)
         if user_id is not None and row["users"] == 0:
             raise UnknownUser(f"no memory for user {user_id!r} (without a user, stats counts "
                               "every user)")
         return row
 
-    @_neo4j_lost
+    @neo4j_lost
     def facts_by_extractor(self, user_id: str | None = None) -> dict[str, int]:
         """How many facts each rule (`rule:<id>`), model version or LLM made."""
         if user_id is not None and not admin.user_exists(self.graph, user_id):
             raise UnknownUser(f"no memory for user {user_id!r}")
         return admin.facts_by_extractor(self.graph, user_id)
 
-    @_neo4j_lost
+    @neo4j_lost
     def answer(self, user_id: str, question: str, *, question_date: datetime | None = None,
                budget: int = DEFAULT_BUDGET, reader_llm: LLMClient | None = None,
                offline: bool = False) -> Answer:
         """An answer citing the turns it stands on (or "not in memory"), with the planner's tool
         trace, tokens and cost; extractive and labelled so when no LLM is configured. A
         question over MAX_QUERY_CHARS or a `budget` outside 0..MAX_BUDGET raises OutOfBounds."""
-        _bounded(user_id, "user_id", MAX_ID_CHARS)
-        _bounded(question, "question", MAX_QUERY_CHARS)
-        _whole(budget, "budget", 0, MAX_BUDGET)
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        bounded(question, "question", MAX_QUERY_CHARS)
+        whole_number(budget, "budget", 0, MAX_BUDGET)
         client = None if offline else self.llm
         return Answerer(self, client, reader_client=reader_llm, budget=budget).answer(
             user_id, question, question_date)
 
     # --- moving memory -----------------------------------------------------------------------
 
-    @_neo4j_lost
+    @neo4j_lost
     def export_user(self, user_id: str, out: IO[str]) -> dict[str, Any]:
         """Write one user's whole memory to `out` as JSONL; counts and a checksum of the graph."""
         return export_user(self.graph, user_id, out)
 
-    @_neo4j_lost
+    @neo4j_lost
     def import_user(self, path: str | Path) -> dict[str, Any]:
         """Restore an export into this database (which must not hold that user yet), checked
         whole first and written in one transaction; counts and the checksum."""
@@ -578,7 +470,7 @@ class Memory:
 
     # --- the vector space ----------------------------------------------------------------------
 
-    @_neo4j_lost
+    @neo4j_lost
     def reembed(self, to: str | None = None, *, batch: int = 256,
                 on_progress: Callable[[str, int, int], None] | None = None) -> ReembedReport:
         """Re-embed every stored embedding with the embedder `to` names (default: the configured

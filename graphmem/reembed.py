@@ -30,8 +30,10 @@ class ReembedReport:
     nothing_to_do: bool = False
 
 
-def reembed(graph, target, *, batch: int = 256,
-            on_progress: Callable[[str, int, int], None] | None = None) -> ReembedReport:
+Progress = Callable[[str, int, int], None] | None
+
+
+def reembed(graph, target, *, batch: int = 256, on_progress: Progress = None) -> ReembedReport:
     """Re-embed every embedded node with `target` (an Embedder). `on_progress(phase, done,
     total)` follows the embedding and the swap."""
     space = current(graph, target)
@@ -43,35 +45,54 @@ def reembed(graph, target, *, batch: int = 256,
     users = admin.all_user_ids(graph)
     report.users = len(users)
     if space.target_model is not None and space.target_model != target.name:
-        if space.phase == SWAPPING:
-            raise VectorSpaceMismatch(
-                f"a re-embedding to {space.target_model} is swapping vectors in: finish it first "
-                f"(`graphmem reembed` with GRAPHMEM_EMBEDDER set to that model)")
-        for user_id in users:  # an unfinished run to another model: its staged vectors go
-            while store.reembed_swap(graph, user_id, batch, discard=True):
-                pass
+        _discard_other_run(graph, space, users, batch)
     if space.phase != SWAPPING:
-        store.mark_target(graph, target.name, target.dimensions, EMBEDDING)
-        counts = {u: store.reembed_counts(graph, u) for u in users}
-        total = sum(c["pending"] + c["staged"] for c in counts.values())
-        done = sum(c["staged"] for c in counts.values())
-        for user_id in users:
-            while rows := store.reembed_pending(graph, user_id, batch):
-                vectors = target.embed_documents([r["text"] for r in rows])
-                if any(len(v) != target.dimensions for v in vectors):
-                    raise VectorSpaceMismatch(f"{target.name} returned vectors of another width "
-                                              f"than its {target.dimensions}")
-                store.reembed_stage(graph, user_id, rows, vectors)
-                report.embedded += len(rows)
-                done += len(rows)
-                if on_progress:
-                    on_progress(EMBEDDING, done, total)
-        left = store.reembed_unknown(graph)
-        if left:
-            kinds = ", ".join(f"{r['nodes']} {':'.join(r['labels']) or 'unlabelled'}" for r in left)
-            raise VectorSpaceMismatch(f"embedded nodes that reembed does not cover: {kinds}; "
-                                      "nothing was swapped in (the old vectors are whole)")
-        store.mark_target(graph, target.name, target.dimensions, SWAPPING)
+        _stage(graph, target, users, batch, report, on_progress)
+    _swap_in(graph, target, users, batch, report, on_progress)
+    return report
+
+
+def _discard_other_run(graph, space, users: list[str], batch: int) -> None:
+    """An unfinished run to another model: its staged vectors go (unless it is swapping in)."""
+    if space.phase == SWAPPING:
+        raise VectorSpaceMismatch(
+            f"a re-embedding to {space.target_model} is swapping vectors in: finish it first "
+            f"(`graphmem reembed` with GRAPHMEM_EMBEDDER set to that model)")
+    for user_id in users:
+        while store.reembed_swap(graph, user_id, batch, discard=True):
+            pass
+
+
+def _stage(graph, target, users: list[str], batch: int, report: ReembedReport,
+           on_progress: Progress) -> None:
+    """Embed every node not staged yet beside its old vector; then mark the run swapping."""
+    store.mark_target(graph, target.name, target.dimensions, EMBEDDING)
+    counts = {u: store.reembed_counts(graph, u) for u in users}
+    total = sum(c["pending"] + c["staged"] for c in counts.values())
+    done = sum(c["staged"] for c in counts.values())
+    for user_id in users:
+        while rows := store.reembed_pending(graph, user_id, batch):
+            vectors = target.embed_documents([r["text"] for r in rows])
+            if any(len(v) != target.dimensions for v in vectors):
+                raise VectorSpaceMismatch(f"{target.name} returned vectors of another width "
+                                          f"than its {target.dimensions}")
+            store.reembed_stage(graph, user_id, rows, vectors)
+            report.embedded += len(rows)
+            done += len(rows)
+            if on_progress:
+                on_progress(EMBEDDING, done, total)
+    left = store.reembed_unknown(graph)
+    if left:
+        kinds = ", ".join(f"{r['nodes']} {':'.join(r['labels']) or 'unlabelled'}" for r in left)
+        raise VectorSpaceMismatch(f"embedded nodes that reembed does not cover: {kinds}; "
+                                  "nothing was swapped in (the old vectors are whole)")
+    store.mark_target(graph, target.name, target.dimensions, SWAPPING)
+
+
+def _swap_in(graph, target, users: list[str], batch: int, report: ReembedReport,
+             on_progress: Progress) -> None:
+    """Swap the staged vectors in (the vector indexes made anew when the width changes) and
+    record the new model."""
     staged = sum(store.reembed_counts(graph, u)["staged"] for u in users)
     widths = set(store.vector_index_dimensions(graph).values())
     if widths != {target.dimensions}:
@@ -86,4 +107,3 @@ def reembed(graph, target, *, batch: int = 256,
                 on_progress(SWAPPING, report.swapped, staged)
     fit_vector_indexes(graph, target.dimensions)
     store.record_space(graph, target.name, target.dimensions)
-    return report

@@ -36,7 +36,7 @@ def ask(user, question_date, budget, offline, trace, as_json, question) -> None:
     not generated. With GRAPHMEM_URL set, a running `graphmem serve` answers (its LLM settings
     apply)."""
     # Deferred: the server client loads httpx and pydantic (over a second with the responses).
-    from ..client import RemoteMemory
+    from ..remote import RemoteMemory
     from ..responses import Answer  # deferred with pydantic, as is the line above
 
     qdate = _parse_when(question_date, "--question-date")

@@ -48,8 +48,8 @@ def ingest(path, fmt, user, me, session, session_time, limit, extractor, relatio
     With GRAPHMEM_URL set, the file is sent to a running `graphmem serve` (for one --user; the
     server's extractor settings apply)."""
     # Deferred: the server client loads httpx and pydantic; the file's ingest the whole pipeline.
-    from ..client import RemoteMemory
     from ..files import TranscriptFile  # deferred: loads the ingest pipeline (seconds)
+    from ..remote import RemoteMemory
 
     remote = RemoteMemory.from_env()
     if remote is not None:
@@ -156,7 +156,7 @@ def remember(user, session, role, speaker, turn_id, timestamp, session_time, sou
 
     With GRAPHMEM_URL set, a running `graphmem serve` appends them (no cold start)."""
     # deferred: the client loads httpx, the responses pydantic (neither needed by other commands)
-    from ..client import RemoteMemory
+    from ..remote import RemoteMemory
     from ..responses import AppendResult
 
     turns = _messages(texts, source, {"role": role, "speaker": speaker, "source_id": turn_id,

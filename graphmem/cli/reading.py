@@ -45,7 +45,7 @@ def search(user, question_date, as_of, k, preset, explain, as_json, max_chars, q
     """Search one user's memory and print ranked evidence with its source turn ids.
 
     With GRAPHMEM_URL set, a running `graphmem serve` does the search (no cold start)."""
-    from ..client import RemoteMemory  # deferred: the server client loads httpx and pydantic
+    from ..remote import RemoteMemory  # deferred: the server client loads httpx and pydantic
 
     preset = preset or "fused"
     qdate, at = _parse_when(question_date, "--question-date"), _parse_when(as_of, "--as-of")

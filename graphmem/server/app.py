@@ -186,23 +186,7 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     keys = keys or KeyRing()
     breaker = Neo4jBreaker(lambda: memory.readiness()["neo4j"])
     pool = WorkerPool(workers, max_pending, breaker)
-    mcp_handler, lifespan = None, None
-    if mcp:
-        # Deferred: the mcp SDK (about 2 s to import here), for an app that serves /mcp only.
-        from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
-
-        from .mcp_tools import build_mcp  # deferred with the mcp SDK (it imports it)
-
-        mcp_server = build_mcp(memory, keys, run=pool.run)
-        mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)
-        manager = mcp_server.session_manager
-        mcp_handler = KeyGate(StreamableHTTPASGIApp(manager), keys)
-
-        @contextlib.asynccontextmanager
-        async def lifespan(_app: Any) -> Any:
-            async with manager.run():
-                yield
-
+    mcp_handler, lifespan = _mcp_endpoint(memory, keys, pool, host) if mcp else (None, None)
     app = FastAPI(title="graphmem", version=__version__, lifespan=lifespan,
                   responses=EVERY_ROUTE,  # the guard's refusals and an internal error
                   description="Evidence-grounded temporal graph memory for LLM agents. Every "
@@ -211,28 +195,66 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
     install(app)
     if mcp_handler is not None:
         app.router.routes.append(Route("/mcp", endpoint=mcp_handler))
+    _service_routes(app, memory, pool, breaker)
+    authorize = Doorkeeper(keys).authorize
+    for routes in (_writing_routes, _one_memory_routes, _reading_routes):
+        routes(app, memory, pool, authorize)
+    return RequestGuard(BodyLimit(app, max_body_bytes), host=host, allowed_hosts=allowed_hosts)
 
-    def grant(request: Request) -> Grant | None:
-        if not keys.enabled:
+
+def _mcp_endpoint(memory: Any, keys: KeyRing, pool: WorkerPool,
+                  host: str) -> tuple[Any, Callable[[Any], Any]]:
+    """The MCP tools over streamable HTTP behind the key gate, and the lifespan that runs them."""
+    # Deferred: the mcp SDK (about 2 s to import here), for an app that serves /mcp only.
+    from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
+
+    from .mcp_tools import build_mcp  # deferred with the mcp SDK (it imports it)
+
+    mcp_server = build_mcp(memory, keys, run=pool.run)
+    mcp_server.streamable_http_app(stateless_http=True, json_response=True, host=host)
+    manager = mcp_server.session_manager
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Any) -> Any:
+        async with manager.run():
+            yield
+
+    return KeyGate(StreamableHTTPASGIApp(manager), keys), lifespan
+
+
+class Doorkeeper:
+    """The API key a request carries, checked against the user it names (without keys configured,
+    a loopback-only server, anyone may call)."""
+
+    def __init__(self, keys: KeyRing):
+        self.keys = keys
+
+    def grant(self, request: Request) -> Grant | None:
+        if not self.keys.enabled:
             return None  # loopback-only server without keys
         key = _key(request)
         if not key:
             raise ApiError(401, "missing_key",
                            "send an API key: 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
                            {"WWW-Authenticate": "Bearer"})
-        found = keys.lookup(key)
+        found = self.keys.lookup(key)
         if found is None:
             raise ApiError(401, "invalid_key", "the API key is not known to this server",
                            {"WWW-Authenticate": "Bearer"})
         return found
 
-    def authorize(request: Request, user_id: str | None) -> None:
-        g = grant(request)
+    def authorize(self, request: Request, user_id: str | None) -> None:
+        g = self.grant(request)
         if g is not None and not g.allows(user_id):
             who = f"user {user_id!r}" if user_id else "all users"
             raise ApiError(403, "forbidden", f"this API key may not touch the memory of {who}")
 
-    # --- process and readiness -----------------------------------------------------------------
+
+Authorize = Callable[[Request, str | None], None]
+
+
+def _service_routes(app: FastAPI, memory: Any, pool: WorkerPool, breaker: Neo4jBreaker) -> None:
+    """The process and its readiness."""
 
     @app.get("/healthz", tags=["service"], response_model=out.Health)
     async def healthz() -> Any:
@@ -251,7 +273,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503,
                             headers=None if ready else {"Retry-After": "5"})
 
-    # --- writing -------------------------------------------------------------------------------
+
+def _writing_routes(app: FastAPI, memory: Any, pool: WorkerPool, authorize: Authorize) -> None:
+    """Writing: messages, transcripts, the time zone; forgetting a user."""
 
     @app.post("/v1/users/{user_id}/sessions/{session_id}/messages", tags=["memory"],
               response_model=out.AppendResult, responses=KEYED | BODY, dependencies=SECURITY)
@@ -305,7 +329,10 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         authorize(request, user_id)
         return {"deleted": await pool.run(memory.forget, user_id)}
 
-    # --- one memory at a time ------------------------------------------------------------------
+
+def _one_memory_routes(app: FastAPI, memory: Any, pool: WorkerPool,
+                       authorize: Authorize) -> None:
+    """One memory at a time: sessions, turns and facts by id; deleting or invalidating one."""
 
     @app.get("/v1/users/{user_id}/sessions", tags=["one memory"],
              response_model=out.SessionPage, responses=READ, dependencies=SECURITY)
@@ -364,7 +391,9 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
                               by=body.by, reason=body.reason)
         return fact
 
-    # --- reading -------------------------------------------------------------------------------
+
+def _reading_routes(app: FastAPI, memory: Any, pool: WorkerPool, authorize: Authorize) -> None:
+    """Reading: search, facts, timeline, cards, answers, counts."""
 
     @app.post("/v1/users/{user_id}/search", tags=["memory"], response_model=out.SearchResult,
               response_model_exclude_unset=True,  # `hits` only with explain
@@ -447,6 +476,3 @@ def create_app(memory: Any, keys: KeyRing | None = None, *, workers: int = 4,
         """Counts over every user (an admin key, or a server without keys)."""
         authorize(request, None)
         return await pool.run(memory.stats, None)
-
-    return RequestGuard(BodyLimit(app, max_body_bytes), host=host, allowed_hosts=allowed_hosts)
-

@@ -82,57 +82,66 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc if p != "body") or "body"
 
 
+async def _api_error(_r: Request, exc: ApiError) -> JSONResponse:
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return error_response(400, "malformed_json",
+                              "the request body is not valid JSON; send a JSON object")
+    first = errors[0] if errors else {}
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return error_response(422, "invalid_request",
+                          f"{_where(tuple(first.get('loc', ())))}: {first.get('msg', 'invalid')}"
+                          f"{more}")
+
+
+async def _http_error(_r: Request, exc: HTTPException) -> JSONResponse:
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))
+
+
+# A graphmem error as HTTP says it: the first kind that matches. Another user's id is refused
+# as an unknown one (nothing is told); the bounds every door shares are Memory's (OutOfBounds).
+_GRAPHMEM_ERRORS: tuple[tuple[type[Exception] | tuple[type[Exception], ...], int, str], ...] = (
+    (UnknownUser, 404, "unknown_user"),
+    (UnknownId, 404, "not_found"),
+    (OutOfBounds, 422, "invalid_request"),
+    ((InputError, CypherRefused, ConfigError), 400, "bad_input"),
+)
+
+
+async def _graphmem_error(_r: Request, exc: GraphmemError) -> JSONResponse:
+    if isinstance(exc, Neo4jUnavailable):
+        return _unavailable(str(exc))
+    for kinds, status, code in _GRAPHMEM_ERRORS:
+        if isinstance(exc, kinds):
+            return error_response(status, code, str(exc))
+    log.exception("graphmem error")
+    return error_response(500, "internal", f"{type(exc).__name__}: {exc}")
+
+
+async def _neo4j_down(_r: Request, _exc: DriverError) -> JSONResponse:
+    return _unavailable("Neo4j is unreachable; retry later")
+
+
+async def _internal(_r: Request, exc: Exception) -> JSONResponse:
+    if isinstance(exc, DriverError | ConnectionError | DatabaseUnavailable):
+        return _unavailable("Neo4j is unreachable; retry later")
+    log.exception("unexpected error")
+    return error_response(500, "internal", "internal error; the server log has the details")
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into one structured JSON error."""
-
-    @app.exception_handler(ApiError)
-    async def api_error(_r: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, exc.headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return error_response(400, "malformed_json",
-                                  "the request body is not valid JSON; send a JSON object")
-        first = errors[0] if errors else {}
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        return error_response(422, "invalid_request",
-                              f"{_where(tuple(first.get('loc', ())))}: {first.get('msg', 'invalid')}"
-                              f"{more}")
-
-    @app.exception_handler(HTTPException)
-    async def http_error(_r: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))
-
-    @app.exception_handler(GraphmemError)
-    async def graphmem_error(_r: Request, exc: GraphmemError) -> JSONResponse:
-        if isinstance(exc, UnknownUser):
-            return error_response(404, "unknown_user", str(exc))
-        if isinstance(exc, UnknownId):  # another user's id is refused alike: nothing is told
-            return error_response(404, "not_found", str(exc))
-        if isinstance(exc, Neo4jUnavailable):
-            return _unavailable(str(exc))
-        if isinstance(exc, OutOfBounds):  # the bounds every door shares (Memory's)
-            return error_response(422, "invalid_request", str(exc))
-        if isinstance(exc, InputError | CypherRefused | ConfigError):
-            return error_response(400, "bad_input", str(exc))
-        log.exception("graphmem error")
-        return error_response(500, "internal", f"{type(exc).__name__}: {exc}")
-
-    @app.exception_handler(ServiceUnavailable)
-    @app.exception_handler(SessionExpired)
-    @app.exception_handler(DatabaseUnavailable)
-    async def neo4j_down(_r: Request, _exc: DriverError) -> JSONResponse:
-        return _unavailable("Neo4j is unreachable; retry later")
-
-    @app.exception_handler(Exception)
-    async def internal(_r: Request, exc: Exception) -> JSONResponse:
-        if isinstance(exc, DriverError | ConnectionError | DatabaseUnavailable):
-            return _unavailable("Neo4j is unreachable; retry later")
-        log.exception("unexpected error")
-        return error_response(500, "internal", "internal error; the server log has the details")
+    handlers: list[tuple[type[Exception], Any]] = [
+        (ApiError, _api_error), (RequestValidationError, _invalid), (HTTPException, _http_error),
+        (GraphmemError, _graphmem_error), (ServiceUnavailable, _neo4j_down),
+        (SessionExpired, _neo4j_down), (DatabaseUnavailable, _neo4j_down), (Exception, _internal)]
+    for kind, handler in handlers:
+        app.add_exception_handler(kind, handler)
 
 
 class BodyLimit:
@@ -156,17 +165,23 @@ class BodyLimit:
             return await self.app(scope, receive, send)
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None:
-            try:
-                too_big = int(length) > self.max_bytes
-            except ValueError:
-                too_big = True
-            if too_big:
+            if self._too_long(length):
                 return await self._reject(send)
             return await self.app(scope, receive, send)
         if scope["method"] in ("GET", "HEAD", "DELETE", "OPTIONS"):
             return await self.app(scope, receive, send)
+        return await self._chunked(scope, receive, send)
+
+    def _too_long(self, length: bytes) -> bool:
+        try:
+            return int(length) > self.max_bytes
+        except ValueError:
+            return True
+
+    async def _chunked(self, scope: Any, receive: Any, send: Any) -> None:
+        """A body without a Content-Length: read it here, bounded, then replay it to the app."""
         chunks, size = [], 0
-        while True:  # chunked: read it here, bounded, then replay it to the app
+        while True:
             message = await receive()
             if message["type"] != "http.request":
                 return

@@ -115,11 +115,6 @@ def _strict(tool: Tool) -> Tool:
 def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPServer:
     """The MCP server over `memory`. `run(fn, *args, **kw)` runs a memory call off the event
     loop (the HTTP server's bounded pool); by default a worker thread."""
-    keys = keys or KeyRing()
-    if run is None:
-        async def run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-            return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
-
     tools: list[Tool] = []
 
     def tool(description: str) -> Callable[[Callable[..., Any]], Any]:
@@ -127,6 +122,21 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
             tools.append(_strict(Tool.from_function(fn, description=description)))
             return fn
         return register
+
+    call = _caller(keys or KeyRing(), run or _in_a_thread)
+    for register in (_writing_tools, _reading_tools, _one_memory_tools):
+        register(tool, memory, call)
+    # WARNING: the SDK's INFO lines (a session manager starting, each request) are not news.
+    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools, log_level="WARNING")
+
+
+async def _in_a_thread(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+
+def _caller(keys: KeyRing, run: Any) -> Any:
+    """How a tool calls memory: over HTTP with keys configured, only for a user the key may
+    touch; off the event loop (`run`); a graphmem error becomes the tool's error."""
 
     async def call(ctx: Context, user_id: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         headers = ctx.headers
@@ -140,6 +150,12 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
             return await run(fn, *args, **kwargs)
         except GraphmemError as exc:
             raise ToolError(str(exc)) from None
+
+    return call
+
+
+def _writing_tools(tool: Any, memory: Any, call: Any) -> None:
+    """Remembering messages; the user's time zone."""
 
     @tool("Remember messages: append them to a session of the user's memory (created on first "
           "use). Returns the stored turn ids of the new turns, the ids left unchanged (already "
@@ -167,6 +183,10 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                             ctx: Context) -> out.TimeZone:
         return out.TimeZone(
             time_zone=await call(ctx, user_id, memory.set_time_zone, user_id, time_zone))
+
+
+def _reading_tools(tool: Any, memory: Any, call: Any) -> None:
+    """Search, facts, timeline, cards and answers."""
 
     @tool("Search the user's memory. Returns ranked evidence (facts, pieces, turns), each with "
           "its verbatim text, status (active/superseded/invalid), stored turn id, source turn "
@@ -231,10 +251,6 @@ def build_mcp(memory: Any, keys: KeyRing | None = None, run: Any = None) -> MCPS
                          question_date=question_date, budget=budget, offline=offline)
         ans.trace = []
         return ans
-
-    _one_memory_tools(tool, memory, call)
-    # WARNING: the SDK's INFO lines (a session manager starting, each request) are not news.
-    return MCPServer("graphmem", instructions=INSTRUCTIONS, tools=tools, log_level="WARNING")
 
 
 def _one_memory_tools(tool: Any, memory: Any, call: Any) -> None:

@@ -81,8 +81,8 @@ def test_migration_rekeys_old_ids_in_place_and_keeps_them_resolvable(graph, user
     import importlib
 
     rekey = importlib.import_module("graphmem.schema.0005_rekey_ids")
-    for module in ("graphmem.ingest", "graphmem.segment", "graphmem.entities",
-                   "graphmem.retrieval.tunnels"):
+    for module in ("graphmem.ingest", "graphmem.session_plan", "graphmem.segment",
+                   "graphmem.entities", "graphmem.retrieval.tunnels"):
         monkeypatch.setattr(f"{module}.stable_id", legacy_stable_id)
     memory = Memory(graph, embedder=FakeVectors())
     memory.ingest([_transcript(user_id)])
