@@ -71,6 +71,21 @@ class SlotFact(SlotFactRecord):
         return (self.heard_at or _NEVER, self.turn_idx, self.span_start, self.id)
 
     @property
+    def is_commitment(self) -> bool:
+        """An outcome said of something still ahead ("I've signed up for the Chicago marathon in
+        October"): it fulfils the plans before it, and is itself a plan for what follows — a later
+        outcome of the same thing ("had to pull out of Chicago", "ran it") closes it as it closes
+        a plan."""
+        entry = P.lookup(self.predicate)
+        return (self.modality == "asserted" and not self.mention and entry is not None
+                and entry.closes_plan and entry.time_ahead
+                and self.effective.date() > self.mentioned_at.date())
+
+    def holds_ahead(self) -> bool:
+        """A plan or a commitment: what a later outcome of the same thing closes."""
+        return is_plan(self.predicate, self.modality) or self.is_commitment
+
+    @property
     def is_quantity(self) -> bool:
         return self.predicate.startswith(QUANTITY_PREFIXES)
 
@@ -241,13 +256,17 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     outcomes are events and stay as they are."""
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
+    outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention]
     for fact in ordered:
-        if not is_plan(fact.predicate, fact.modality):
+        if not fact.holds_ahead():
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
-        d = FactDecision(fact.id, "active", fact.mentioned_at)
-        _close_plan(fact, d, [f for f in ordered if not is_plan(f.predicate, f.modality)
-                              and not f.mention], out)
+        if fact.is_commitment:  # closed by an outcome that is not a commitment itself
+            d = FactDecision(fact.id, "active", fact.effective)
+            _close_plan(fact, d, [f for f in outcomes if not f.is_commitment], out)
+        else:
+            d = FactDecision(fact.id, "active", fact.mentioned_at)
+            _close_plan(fact, d, outcomes, out)
         out.facts.append(d)
     return out
 
@@ -395,9 +414,10 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
                 continue
             for plan in plans:
                 d = decided.get(plan.id)
-                if not is_plan(plan.predicate, plan.modality) or d is None or d.status != "active":
+                if not plan.holds_ahead() or d is None or d.status != "active":
                     continue
-                _close_plan(plan, d, outcomes, total)
+                _close_plan(plan, d, [f for f in outcomes if not f.is_commitment]
+                            if plan.is_commitment else outcomes, total)
 
 
 def _names(value: str | None, thing: str) -> bool:

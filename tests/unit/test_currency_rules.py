@@ -407,6 +407,30 @@ def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
     assert by_id(d)["t"].status == "active" and d.links == []
 
 
+def test_a_commitment_ahead_is_closed_by_a_later_outcome_as_a_plan_is():
+    """"Signed up for the Lisbon half in October", then in a later session "pulled out of
+    Lisbon" or "ran the Lisbon half": the sign-up held until then. Told without a time ahead it is
+    an outcome only; a second sign-up closes nothing; it still fulfils a plan made before it."""
+    signed = fact("s", "signed_up_for", "the Lisbon half", dt(5, 10), occurred=dt(10, 6))
+    assert signed.is_commitment and signed.holds_ahead()
+    off = fact("c", "cancelled", "Lisbon", dt(8, 3))
+    d = decide_slots({"user|plan|lisbon half": [signed], "user|plan|lisbon": [off]})
+    assert by_id(d)["s"].status == "superseded"
+    assert [(x.source, x.target, x.type) for x in d.links] == [("c", "s", "SUPERSEDES")]
+    ran = fact("r", "ran", "the Lisbon half", dt(10, 7))
+    again = fact("a", "signed_up_for", "the Lisbon half", dt(7, 1), occurred=dt(10, 6))
+    d = decide_plan_slot([signed, again, ran])
+    assert by_id(d)["s"].status == "superseded" and by_id(d)["a"].status == "superseded"
+    assert {(x.source, x.target) for x in d.links} == {("r", "s"), ("r", "a")}
+    assert by_id(decide_plan_slot([signed, again]))["s"].status == "active"
+    undated = fact("u", "signed_up_for", "the Lisbon half", dt(5, 10))
+    assert not undated.is_commitment
+    assert by_id(decide_plan_slot([undated, ran]))["u"].status == "active"
+    plan = fact("p", "plans", "the Lisbon half", dt(3, 1), modality="planned")
+    d = decide_plan_slot([plan, signed])
+    assert by_id(d)["p"].status == "superseded" and by_id(d)["s"].status == "active"
+
+
 def test_a_plan_slot_is_decided_with_the_plan_slots_of_its_leading_words_and_longer_ones():
     asked = []
 
