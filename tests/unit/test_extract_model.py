@@ -16,6 +16,7 @@ from graphmem.extract.model.infer import (
     _type_matrix,
     bio_spans,
     strip_span,
+    whole_name,
     word_tags,
 )
 
@@ -114,3 +115,32 @@ def test_a_word_is_tagged_whole_by_its_pieces_together() -> None:
     assert word_tags(probs, labels, types, m, [0, 1, 1]) == ["O", "B-member_of", "I-member_of"]
     # each piece its own word: the second piece stays O and the span is the third piece alone
     assert word_tags(probs, labels, types, m, [0, 1, 2]) == ["O", "O", "I-member_of"]
+
+
+@pytest.mark.parametrize(("text", "word", "name"), [
+    ("my driving at Laguna Seca. By the way", "Seca", "Laguna Seca"),
+    ("a student at the Royal College of Surgeons?", "College", "Royal College of Surgeons"),
+    ("thinking of the Logitech C920 since", "Logitech", "Logitech C920"),
+    ("I love Bath & Body Works candles", "Body", "Bath & Body Works"),
+    ("I live in the United States now", "States", "United States"),
+    # two names joined by "and" stay two; a sentence's first word or "I" is no part of a name
+    ("videos from Dave Ramsey and Graham Stephan", "Graham Stephan", "Graham Stephan"),
+    ("Yesterday Boston was great", "Boston", "Boston"),
+    ("I moved to Boston. Laguna is nice", "Laguna", "Laguna"),
+    ("so I Googled it", "Googled", "Googled"),
+    ("i work at google now", "google", "google"),
+])
+def test_a_value_is_the_whole_name_it_lies_in(text: str, word: str, name: str) -> None:
+    i = text.index(word)
+    a, b = whole_name(text, i, i + len(word))
+    assert text[a:b] == name
+
+
+def test_tagged_names_are_never_cut(tagger: ModelTagger) -> None:
+    texts = ["just got back from a track day at Laguna Seca, what a place",
+             "my cousin is a student at the Royal College of Surgeons in Dublin",
+             "we finally moved to the United States last spring",
+             "picked up a Canon AE1 Program at a flea market on Saturday"]
+    for text, facts in zip(texts, tagger.tag(texts), strict=True):
+        for f in facts:
+            assert (f.value.start, f.value.end) == whole_name(text, f.value.start, f.value.end)

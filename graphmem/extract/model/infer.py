@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -124,6 +125,34 @@ def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: n
     return tags
 
 
+_NAME_WORD = r"[A-Z][\w'’.-]*"
+_JOIN_LEFT = re.compile(rf"(?<![\w'’.-])({_NAME_WORD})( & | of | )$")
+_JOIN_RIGHT = re.compile(rf"^( & | of | )({_NAME_WORD})")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(]\s*)$")
+MAX_NAME_WORDS = 6
+
+
+def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """The whole capitalised name a value span lies in ("Laguna Seca", "Royal College of
+    Surgeons", "Logitech C920"): the span grown over the neighbouring words that start with a
+    capital letter, joined by a space, " & " or " of ". A word that opens a sentence
+    is not taken in (it is capitalised as the sentence's first word), nor "I". A value that does
+    not start with a capital is left as it is."""
+    if not text[start:start + 1].isupper():
+        return start, end
+    s, e, words = start, end, len(text[start:end].split())
+    while (words < MAX_NAME_WORDS and not _SENTENCE_START.search(text, 0, s)
+           and (m := _JOIN_LEFT.search(text, 0, s)) is not None):
+        if m.group(1) == "I" or _SENTENCE_START.search(text, 0, m.start(1)):
+            break
+        s, words = m.start(1), words + 1
+    while words < MAX_NAME_WORDS and (m := _JOIN_RIGHT.match(text[e:])) is not None:
+        if m.group(2) == "I":
+            break
+        e, words = e + m.end(2), words + 1
+    return strip_span(text, s, e)
+
+
 def _gap(a: Span, b: Span) -> int:
     return max(0, max(a.start, b.start) - min(a.end, b.end))
 
@@ -210,11 +239,23 @@ class ModelTagger:
             s, e = strip_span(text, offs[t0][0], offs[t1][1])
             return Span(s, e, text[s:e]) if e > s else None
 
-        values: list[tuple[Span, str, list[int]]] = []
+        # A name's words tagged apart ("Laguna" one fact, "Seca" another) make one value, the
+        # whole name, of the predicate its surest fragment was tagged with.
+        named: dict[tuple[int, int], tuple[float, str, list[int]]] = {}
         for typ, t0, t1 in bio_spans(vtags, offs):
             span = char_span(t0, t1)
-            if span is not None:
-                values.append((span, typ, [real[t] for t in range(t0, t1 + 1)]))
+            if span is None:
+                continue
+            toks = [real[t] for t in range(t0, t1 + 1)]
+            sure = float(vp[toks].max(-1).min())
+            key = whole_name(text, span.start, span.end)
+            if key in named:
+                best, btyp, btoks = named[key]
+                named[key] = (max(best, sure), typ if sure > best else btyp, btoks + toks)
+            else:
+                named[key] = (sure, typ, toks)
+        values = [(Span(a, b, text[a:b]), typ, sorted(set(toks)))
+                  for (a, b), (_sure, typ, toks) in sorted(named.items())]
         if not values:
             return []
         facts: list[dict] = []
