@@ -231,6 +231,10 @@ class SessionPlanner:
             draft.pieces.extend({"id": p.id, "turn_id": turn_id, "start": p.start, "end": p.end,
                                  "text": p.text, "embedding": None} for p in turn_pieces)
             self._facts_of_turn(draft, k, rec, turn_pieces, said)
+            if rec.role == "user":  # corrections are decided at write time (Ingestor._corrected)
+                draft.corrections.extend(
+                    SaidCorrection(fix, turn_id, k, rec.text, piece, said, rec.speaker)
+                    for piece in turn_pieces if (fix := read_correction(piece.text)) is not None)
         return draft.plan(session, opened.astimezone(UTC))
 
     def _facts_of_turn(self, draft: _Draft, k: int, rec: TurnRecord,
@@ -240,9 +244,6 @@ class SessionPlanner:
         turn = draft.turns[-1]
         turn_id, source_id, report = turn["id"], turn["source_id"], draft.report
         for piece in turn_pieces:
-            if rec.role == "user" and (fix := read_correction(piece.text)) is not None:
-                draft.corrections.append(
-                    SaidCorrection(fix, turn_id, k, rec.text, piece, said, rec.speaker))
             before = rec.text[max(0, piece.start - CONTEXT_CHARS):piece.start]
             for cand in extract_in_turn(self.extractor, piece.text, rec.role, before):
                 try:

@@ -76,6 +76,19 @@ class Retriever:
         return self.graph.in_one_read(lambda: self._search(
             user_id, query, question_date=question_date, as_of=as_of, k=k, cfg=cfg))
 
+    def _search_in_process(self, user_id: str, query: str, question_date: datetime | None,
+                           known_at: datetime | None, k: int, t0: float) -> SearchResult:
+        """The rank-bm25 baseline: the user's turns ranked in this process, nothing fused."""
+        q = analyse(query, question_date, known_at=known_at)
+        scored = self._inprocess.rank(user_id, query)
+        timings = {"total": (time.perf_counter() - t0) * 1000}
+        ev = [Evidence(id=doc["id"], type="turn", text=doc["text"], score=s, density=s,
+                       tunnels=["rank-bm25"], session_source_id=doc["session_source_id"],
+                       source_turn_ids=[doc["source_id"]], turn_id=doc["id"], role="user",
+                       mentioned_at=utc_native(doc["mentioned_at"]), status=None)
+              for doc, s in scored[:k]]
+        return SearchResult(ev, [doc["source_id"] for doc, _ in scored], q, [], timings)
+
     def _search(self, user_id: str, query: str, *, question_date: datetime | None,
                 as_of: datetime | None, k: int, cfg: RetrievalConfig) -> SearchResult:
         timings: dict[str, float] = {}
@@ -83,15 +96,7 @@ class Retriever:
         # The question date is "now": a cutoff (unless memory is searched as of another date).
         known_at = cutoff(question_date) if question_date is not None and as_of is None else None
         if cfg.in_process_bm25:
-            q = analyse(query, question_date, known_at=known_at)
-            scored = self._inprocess.rank(user_id, query)
-            timings["total"] = (time.perf_counter() - t0) * 1000
-            ev = [Evidence(id=doc["id"], type="turn", text=doc["text"], score=s, density=s,
-                           tunnels=["rank-bm25"], session_source_id=doc["session_source_id"],
-                           source_turn_ids=[doc["source_id"]], turn_id=doc["id"], role="user",
-                           mentioned_at=utc_native(doc["mentioned_at"]), status=None)
-                  for doc, s in scored[:k]]
-            return SearchResult(ev, [doc["source_id"] for doc, _ in scored], q, [], timings)
+            return self._search_in_process(user_id, query, question_date, known_at, k, t0)
         # The question is analysed once, here, for the whole search; whom it names needs the
         # user's speakers (one or two small queries). The searches go by what is asked, not by
         # whom (query.without_names) nor by a time phrase its window stands for
@@ -126,18 +131,9 @@ class Retriever:
                                 known_at=q.known_at)
         timings["details"] = (time.perf_counter() - t1) * 1000
         if feedback.runs(q, cfg):
-            # The second pass, seeded by the first pass fused (without the near-duplicate query:
-            # the seeds need the order, not the merges); its hits join the first pass's.
             t2 = time.perf_counter()
-            first, _ = fuse(candidates, details, q, cfg)
-            more = feedback.feedback_tunnel(self.graph, user_id, q, cfg, first)
-            hits += more
-            candidates = accumulate(hits, cfg)
-            known = {d.id for d in details}
-            new = {i: c for i, c in candidates.items() if i not in known}
-            if new:
-                details += self._details(user_id, new, as_of, slot_states=slot_states,
-                                         known_at=q.known_at)
+            hits, candidates, details = self._second_pass(user_id, q, cfg, as_of, hits,
+                                                          candidates, details, slot_states)
             timings[feedback.TUNNEL] = (time.perf_counter() - t2) * 1000
 
         def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
@@ -154,6 +150,22 @@ class Retriever:
         ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
         return SearchResult(evidence[:k], ranking, q, hits, timings, embedding, steps,
                             [s for s in ALL_STEPS if not cfg.runs(s)])
+
+    def _second_pass(self, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                     as_of: datetime | None, hits: list[Hit], candidates: dict[str, Candidate],
+                     details: list[Detail], slot_states: bool,
+                     ) -> tuple[list[Hit], dict[str, Candidate], list[Detail]]:
+        """The second pass, seeded by the first pass fused (without the near-duplicate query:
+        the seeds need the order, not the merges); its hits join the first pass's."""
+        first, _ = fuse(candidates, details, q, cfg)
+        hits = hits + feedback.feedback_tunnel(self.graph, user_id, q, cfg, first)
+        candidates = accumulate(hits, cfg)
+        known = {d.id for d in details}
+        new = {i: c for i, c in candidates.items() if i not in known}
+        if new:
+            details = details + self._details(user_id, new, as_of, slot_states=slot_states,
+                                              known_at=q.known_at)
+        return hits, candidates, details
 
     def _tunnel(self, name: str, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
                 embedding: list[float] | None, timings: dict[str, float]) -> list[Hit]:
