@@ -45,11 +45,14 @@ def _named_in(value: str, text: str) -> bool:
                                          re.IGNORECASE) is not None
 
 
+def _is_count(predicate: str) -> bool:
+    entry = P.lookup(predicate)
+    return entry is not None and entry.cardinality is P.Cardinality.COUNT
+
+
 def _same_kind(c: Correction, predicate: str) -> bool:
     """A number corrects a count; anything else corrects what is not a count."""
-    entry = P.lookup(predicate)
-    is_count = entry is not None and entry.cardinality is P.Cardinality.COUNT
-    return is_count == (c.count is not None)
+    return _is_count(predicate) == (c.count is not None)
 
 
 def _fits(c: Correction, predicate: str) -> bool:
@@ -81,8 +84,7 @@ def corrected(c: Correction, text: str, session_id: str, turn_idx: int,
                       and _fits(c, a.predicate)), None)
     if found is None:
         return None
-    entry = P.lookup(found.predicate)
-    is_count = entry is not None and entry.cardinality is P.Cardinality.COUNT
+    is_count = _is_count(found.predicate)
     if is_count and c.count is None:
         return None
     value = str(c.count) if is_count else c.new

@@ -257,13 +257,14 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
     outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention]
+    fulfilments = [f for f in outcomes if not f.is_commitment]  # what closes a commitment
     for fact in ordered:
         if not fact.holds_ahead():
             out.facts.append(FactDecision(fact.id, "active", fact.effective))
             continue
-        if fact.is_commitment:  # closed by an outcome that is not a commitment itself
+        if fact.is_commitment:
             d = FactDecision(fact.id, "active", fact.effective)
-            _close_plan(fact, d, [f for f in outcomes if not f.is_commitment], out)
+            _close_plan(fact, d, fulfilments, out)
         else:
             d = FactDecision(fact.id, "active", fact.mentioned_at)
             _close_plan(fact, d, outcomes, out)
