@@ -117,6 +117,20 @@ def test_a_word_is_tagged_whole_by_its_pieces_together() -> None:
     assert word_tags(probs, labels, types, m, [0, 1, 2]) == ["O", "O", "I-member_of"]
 
 
+def test_a_span_of_words_takes_one_type() -> None:
+    labels = ["O", "B-likes", "I-likes", "B-reading", "I-reading"]
+    types, m = _type_matrix(labels)
+    # "Marvel movies": the first word leans reading, the second (an I- piece) likes; one span of
+    # the type with the most probability over both, not two values of two predicates.
+    probs = np.array([[0.05, 0.30, 0.0, 0.35, 0.30],
+                      [0.05, 0.0, 0.70, 0.05, 0.20],
+                      [0.95, 0.01, 0.02, 0.01, 0.01]], dtype=np.float32)
+    assert word_tags(probs, labels, types, m, [0, 1, 2]) == ["B-likes", "I-likes", "O"]
+    # a second word that leans B- opens a value of its own
+    probs[1] = [0.05, 0.70, 0.0, 0.05, 0.20]
+    assert word_tags(probs, labels, types, m, [0, 1, 2]) == ["B-reading", "B-likes", "O"]
+
+
 @pytest.mark.parametrize(("text", "word", "name"), [
     ("my driving at Laguna Seca. By the way", "Seca", "Laguna Seca"),
     ("a student at the Royal College of Surgeons?", "College", "Royal College of Surgeons"),

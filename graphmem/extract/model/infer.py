@@ -109,18 +109,36 @@ def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: n
     starts = [i for i in range(n) if i == 0 or words[i] is None or words[i] != words[i - 1]]
     sizes = np.diff(np.append(starts, n))
     # Sum each word's pieces at once (reduceat), then average: argmax of the mean type.
-    best = (np.add.reduceat(probs @ to_type, starts, axis=0) / sizes[:, None]).argmax(-1)
-    tags = ["O"] * n
-    for start, size, k in zip(starts, sizes, best, strict=True):
+    by_type = np.add.reduceat(probs @ to_type, starts, axis=0)
+    best = (by_type / sizes[:, None]).argmax(-1)
+    # Spans of words: a word continues the span of the word before it when both are values and
+    # its first piece leans I- rather than B- (of its own type). A span takes one type, the one
+    # with the most probability over all its pieces: "Marvel movies" is one value even when
+    # "Marvel" leans one predicate and "movies" another.
+    runs: list[list[int]] = []
+    for w, (start, k) in enumerate(zip(starts, best, strict=True)):
         typ = types[int(k)]
         if typ == "O":
             continue
         b, inside = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None, \
             labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
-        first = "I" if b is None or (inside is not None and probs[start, inside] > probs[start, b]) \
-            else "B"
-        tags[start] = f"{first}-{typ}"
-        for k2 in range(start + 1, start + int(size)):
+        cont = b is None or (inside is not None and probs[start, inside] > probs[start, b])
+        if cont and runs and runs[-1][-1] == w - 1:
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    tags = ["O"] * n
+    for run in runs:
+        scores = by_type[run].sum(0)
+        scores[0] = -1.0  # the span's type is a value type
+        typ = types[int(scores.argmax())]
+        b, inside = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None, \
+            labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
+        s0 = starts[run[0]]
+        lead_i = b is None or (inside is not None and probs[s0, inside] > probs[s0, b])
+        tags[s0] = f"{'I' if lead_i else 'B'}-{typ}"
+        end = starts[run[-1]] + int(sizes[run[-1]])
+        for k2 in range(s0 + 1, end):
             tags[k2] = f"I-{typ}"
     return tags
 
