@@ -133,6 +133,8 @@ def table(scores: dict[str, dict]) -> str:
     lines.append("precision / recall: " + "; ".join(
         f"{n} {s['micro']['precision']:.3f} / {s['micro']['recall']:.3f}"
         for n, s in scores.items()))
+    lines.append("time EM (matched facts with a gold time): " + "; ".join(
+        f"{n} {f(s['micro'].get('time_em'))}" for n, s in scores.items()))
     lines.append("look-alikes with no fact: " + "; ".join(
         f"{n} {s['lookalike_acc']:.3f}" for n, s in scores.items())
         + f" ({first['lookalikes']} of {first['messages']} messages)")

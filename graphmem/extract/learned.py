@@ -15,7 +15,9 @@ from typing import Any
 
 from .. import predicates as registry
 from ..models import FactCandidate, RoleRef
+from ..temporal import find_time_expressions
 from . import lexicon as L
+from . import patterns as P
 from .base import with_brought
 from .text import activity_key, number, singular, slug
 
@@ -82,8 +84,49 @@ def _competes(entry: Any, change: str, value: str) -> bool:
             and value[:1].isupper())
 
 
-def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
-    """The FactCandidate a tagged fact of `text` stands for, or None."""
+TimeHit = tuple[int, int, str]
+
+
+def _clause(text: str, pos: int) -> tuple[int, int]:
+    """The clause of `text` holding `pos`: between the clause breaks around it."""
+    start, end = 0, len(text)
+    for m in P.CLAUSE_BREAK.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return start, end
+
+
+def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
+    """The time phrase of a tagged fact, as the time grammar reads it (its rules are exact): the
+    grammar's whole phrase where the model's time span overlaps one ("the weekend before last",
+    not "weekend"); the model's span where the grammar finds none there; and where the model
+    tagged none, for a fact that says a change or an event (not an ongoing state, whose clause's
+    time is mostly another event's: "my eldest moves out on Sunday"), the one phrase the grammar
+    finds in the value's clause ("sold my old bike three days ago"), if there is exactly one."""
+    span = tagged.time
+    if span is not None:
+        for s, e, words in times:
+            if s < span.end and span.start < e:
+                return type(span)(s, e, words)
+        return span
+    if tagged.change == "ongoing":
+        return None
+    value = tagged.value
+    c0, c1 = _clause(text, value.start)
+    inside = [t for t in times if c0 <= t[0] and t[1] <= c1]
+    if len(inside) == 1:
+        s, e, words = inside[0]
+        return type(value)(s, e, words)
+    return None
+
+
+def to_candidate(tagged: Any, text: str, version: str,
+                 times: Sequence[TimeHit] | None = None) -> FactCandidate | None:
+    """The FactCandidate a tagged fact of `text` stands for, or None; `times`: the time grammar's
+    phrases in `text` (found here when not given)."""
     stored = _stored_predicate(tagged)
     if stored is None:
         return None
@@ -104,7 +147,8 @@ def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
             modality = "negated"  # held once, no longer ("had a dog growing up")
         else:
             predicate, entry = past, registry.BY_NAME[past]
-    spans = [s for s in (tagged.value, tagged.key, tagged.time, tagged.subject_span) if s]
+    when = time_phrase(tagged, text, find_time_expressions(text) if times is None else times)
+    spans = [s for s in (tagged.value, tagged.key, when, tagged.subject_span) if s]
     start, end = min(s.start for s in spans), max(s.end for s in spans)
     support = text[start:end].strip()
     if not support:
@@ -117,7 +161,7 @@ def to_candidate(tagged: Any, text: str, version: str) -> FactCandidate | None:
         text=registry.statement(who, predicate, value, change),
         support=support, modality=modality, subject=subject, value=value,
         roles=[RoleRef(role, tagged.value.text, kind)],
-        time_text=tagged.time.text if tagged.time else None,
+        time_text=when.text if when else None,
         extracted_by=f"model:{version}",
         competes=_competes(entry, change, value))
 
@@ -155,10 +199,11 @@ class ModelExtractor:
 
     def _candidates(self, text: str, tagged: list[Any]) -> list[FactCandidate]:
         out = []
+        times = find_time_expressions(text) if tagged else []
         for t in tagged:
             if t.score < self.min_score:
                 continue
-            cand = to_candidate(t, text, self.tagger.version)
+            cand = to_candidate(t, text, self.tagger.version, times)
             if cand is not None:
                 out.append(cand)
         return with_brought(out)  # the states its events bring (the registry's `brings`)

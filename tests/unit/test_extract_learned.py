@@ -181,3 +181,27 @@ def test_only_some_model_states_take_part_in_currency():
     assert not competes("I started coding last year", "studies", "coding", "starts")
     assert competes("we're moving to Leeds in May", "lives_in", "Leeds", "planned")
     assert competes("passed my driving test", "passed", "driving test", "done")  # an outcome
+
+
+def test_a_model_fact_takes_the_time_grammar_s_whole_phrase() -> None:
+    text = "ran the Bath half the weekend before last, 1:52!"
+    # the model tagged part of the phrase: the grammar's whole phrase is the fact's time
+    t = Tagged("ran", span(text, "Bath half"), "done", time=span(text, "weekend"))
+    assert to_candidate(t, text, "v").time_text == "the weekend before last"
+
+
+def test_a_change_without_a_tagged_time_takes_the_one_phrase_of_its_clause() -> None:
+    text = "sold my old bike three days ago for 200 quid"
+    t = Tagged("sold", span(text, "old bike"), "done")
+    assert to_candidate(t, text, "v").time_text == "three days ago"
+    # an ongoing state does not take the time of its clause ("my eldest moves out on Sunday")
+    text2 = "my eldest moves into halls on Sunday and I'm not ok"
+    t2 = Tagged("has_child", span(text2, "eldest"), "ongoing")
+    assert to_candidate(t2, text2, "v").time_text is None
+    # nor a change whose clause holds no phrase, or two
+    text3 = "we adopted a kitten a fortnight ago, she's called Miso"
+    t3 = Tagged("has_pet", span(text3, "Miso"), "starts")
+    assert to_candidate(t3, text3, "v").time_text is None
+    text4 = "moved to Leeds last May and then to York in June"
+    t4 = Tagged("lives_in", span(text4, "Leeds"), "starts")
+    assert to_candidate(t4, text4, "v").time_text is None
