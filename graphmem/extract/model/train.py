@@ -362,6 +362,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--eval-every-epoch", action="store_true", help="with --dev: score each epoch")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N messages (smoke)")
     args = ap.parse_args(argv)
+    if not args.dev and importlib.util.find_spec("onnx") is None:
+        # checked before training, not after it: the export at the end needs it
+        print("the export needs the onnx package: pip install -e \".[train]\"", file=sys.stderr)
+        return 2
     torch.set_num_threads(args.threads)
     wall0 = time.perf_counter()
 
