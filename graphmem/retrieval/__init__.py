@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -22,15 +21,11 @@ from .fusion import Candidate, StepReport, accumulate, fuse, scores_in_rank_orde
 from .inprocess import InProcessBM25
 from .query import QueryAnalysis, analyse
 from .rows import Detail, with_slot_states
-from .tunnels import TUNNEL_FUNCTIONS, Hit
+from .tunnels import TUNNELS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
 
 _NEED_VECTOR = ("dense", "graph")  # tunnels that read the query embedding
-# The query embedding runs here, beside its search's first queries (a few threads: each job is
-# short, and a server's workers share them). Running a vector tunnel beside the other in a
-# session of its own was measured too: no faster at p50 on two cores, so it is not done.
-_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-embed")
 
 
 @dataclass
@@ -101,28 +96,22 @@ class Retriever:
         # user's speakers (one or two small queries). The searches go by what is asked, not by
         # whom (query.without_names) nor by a time phrase its window stands for
         # (query.without_time), so the embedding is of the question's topic without that name.
-        # The embedding (the model, outside the GIL) then runs beside the queries that do not
-        # need it: the bm25 tunnel, in this thread's transaction.
         q = analyse(query, question_date, speakers=self._speakers(user_id), known_at=known_at)
         timings["analyse"] = (time.perf_counter() - t0) * 1000
-        pending = None
-        if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
-            pending = _POOL.submit(self.embedder.embed_query, q.search_text)
-        hits_by: dict[str, list[Hit]] = {}
-        try:
-            for name in [n for n in cfg.tunnels if n not in _NEED_VECTOR]:
-                hits_by[name] = self._tunnel(name, user_id, q, cfg, None, timings)
-        except BaseException:
-            if pending is not None:
-                pending.cancel()  # one already running finishes on its own; nobody waits
-            raise
+        # The tunnels' queries run together, in one round trip, once the question is embedded:
+        # Neo4j's cost per query and the driver's per round trip are paid once, not per tunnel.
         embedding = None
-        if pending is not None:
+        if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
             t1 = time.perf_counter()
-            embedding = pending.result()
-            timings["embedding_wait"] = (time.perf_counter() - t1) * 1000
-        for name in [n for n in cfg.tunnels if n in _NEED_VECTOR]:
-            hits_by[name] = self._tunnel(name, user_id, q, cfg, embedding, timings)
+            embedding = self.embedder.embed_query(q.search_text)
+            timings["embedding"] = (time.perf_counter() - t1) * 1000
+        t1 = time.perf_counter()
+        reads: dict[str, store.Read] = {}
+        for name in cfg.tunnels:
+            reads.update(TUNNELS[name].reads(self.graph, user_id, q, cfg, embedding))
+        found = store.together(self.graph, reads)
+        hits_by = {name: TUNNELS[name].hits(found, user_id, q, cfg) for name in cfg.tunnels}
+        timings["tunnels"] = (time.perf_counter() - t1) * 1000
         hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
@@ -166,14 +155,6 @@ class Retriever:
             details = details + self._details(user_id, new, as_of, slot_states=slot_states,
                                               known_at=q.known_at)
         return hits, candidates, details
-
-    def _tunnel(self, name: str, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
-                embedding: list[float] | None, timings: dict[str, float]) -> list[Hit]:
-        t1 = time.perf_counter()
-        try:
-            return TUNNEL_FUNCTIONS[name](self.graph, user_id, q, cfg, embedding)
-        finally:
-            timings[name] = (time.perf_counter() - t1) * 1000
 
     def _speakers(self, user_id: str) -> dict[str, list[str]]:
         """The speakers of the user's chats, each with the other names it is called by; none
