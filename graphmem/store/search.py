@@ -232,6 +232,15 @@ def speakers(graph: Graph, user_id: str) -> list[str]:
     return list(found[0]["speakers"]) if found else []
 
 
+def speaker_check(user_id: str, speakers: dict[str, str], name_predicate: str) -> Read:
+    """The user's speakers now and, with two or more, the aliases of `speakers` (label → its
+    entity's normalised name), as `speakers` and `speaker_aliases` give them: one row
+    {speakers, aliases: [{speaker, aliases}]}, to run with other reads (`together`)."""
+    return Read("speaker_check", dict(
+        user_id=user_id, name_predicate=name_predicate,
+        speakers=[{"label": k, "norm": v} for k, v in speakers.items()]))
+
+
 def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
                     name_predicate: str) -> dict[str, list[str]]:
     """Each speaker (label → its entity's normalised name) with the other names it is called by."""

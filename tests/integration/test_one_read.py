@@ -78,7 +78,8 @@ def test_search_runs_in_one_read_transaction(graph, user_id, monkeypatch):
 
 def test_search_runs_its_tunnels_in_one_query(graph, user_id, monkeypatch):
     """The three tunnels' queries go to Neo4j as one (store.search.together): a fused search
-    asks four queries (speakers, tunnels, details, near-duplicates)."""
+    asks four queries (speakers, tunnels, details, near-duplicates), and three once the user's
+    speakers are remembered (checked inside the tunnels' query)."""
     mem = Memory(graph)
     mem.ingest([Transcript(user_id, [SessionRecord("s1", datetime(2024, 5, 1, tzinfo=UTC), [
         TurnRecord("user", "I adopted a cat named Miso last week."),
@@ -96,6 +97,9 @@ def test_search_runs_its_tunnels_in_one_query(graph, user_id, monkeypatch):
     assert len(sent) == 4
     assert sum("turn_embedding" in t and "'turn_text'" in t and "'entity_text'" in t
                for t in sent) == 1
+    sent.clear()
+    assert mem.search(user_id, "Where does Miso sleep?")
+    assert len(sent) == 3
 
 
 def test_tunnels_together_give_what_each_gives_alone(graph, user_id):
