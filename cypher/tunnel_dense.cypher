@@ -33,4 +33,5 @@ CALL () {
          null AS session_source_id, null AS idx, f.session_id AS session_id
   ORDER BY score DESC LIMIT $heads
 }
-RETURN type, id, score, turn_id, session_source_id, idx, session_id
+RETURN collect({type: type, id: id, score: score, turn_id: turn_id,
+                session_source_id: session_source_id, idx: idx, session_id: session_id}) AS rows

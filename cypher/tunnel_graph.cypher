@@ -6,7 +6,7 @@
 // Slot heads come in the same query (one round trip): with $predicates (the predicates the question
 // asks about, "where do I live" → lives_in), the user's facts on them, most query-similar first,
 // stale versions only when $include_stale (asked about the past), as rows of the head $slot_head
-// after the entity and fact heads' rows.
+// after the entity and fact heads' rows. One row holding the list (one Bolt record).
 CALL () {
   CALL () {
     CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $limit}) YIELD node, score
@@ -57,4 +57,5 @@ CALL () {
   LIMIT $per_head
   RETURN $slot_head AS head, 1.0 AS head_score, f.id AS id, true AS direct, sim, f.turn_id AS turn_id
 }
-RETURN head, head_score, id, direct, sim, turn_id
+RETURN collect({head: head, head_score: head_score, id: id, direct: direct, sim: sim,
+                turn_id: turn_id}) AS rows

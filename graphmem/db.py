@@ -112,7 +112,11 @@ class Graph:
     def read(self, query_name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run the named query in a read transaction (the server refuses writes). Callers are the
         typed functions of `graphmem.store`."""
-        text = query(query_name)
+        return self.read_text(query(query_name), **params)
+
+    def read_text(self, text: str, /, **params: Any) -> list[dict[str, Any]]:
+        """`read` of a query made of named ones (`store.search.together`), never of text from
+        outside: every value is a parameter."""
         tx = getattr(self._reading, "tx", None)
         if tx is not None:
             return rows(tx.run(text, params))

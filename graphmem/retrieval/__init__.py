@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -22,15 +22,12 @@ from .fusion import Candidate, StepReport, accumulate, fuse, scores_in_rank_orde
 from .inprocess import InProcessBM25
 from .query import QueryAnalysis, analyse
 from .rows import Detail, with_slot_states
-from .tunnels import TUNNEL_FUNCTIONS, Hit
+from .tunnels import TUNNELS, Hit
 
 __all__ = ["PRESETS", "RetrievalConfig", "Retriever", "SearchResult", "preset"]
 
 _NEED_VECTOR = ("dense", "graph")  # tunnels that read the query embedding
-# The query embedding runs here, beside its search's first queries (a few threads: each job is
-# short, and a server's workers share them). Running a vector tunnel beside the other in a
-# session of its own was measured too: no faster at p50 on two cores, so it is not done.
-_POOL = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-embed")
+_SEEN_USERS = 4096  # users whose speakers a Retriever remembers (the oldest go first)
 
 
 @dataclass
@@ -65,6 +62,10 @@ class Retriever:
         self.graph = graph
         self.embedder = embedder
         self._inprocess = InProcessBM25(graph)
+        # Each user's speakers (labels, and the aliases analyse takes) as the user's last search
+        # read them: a search checks them inside its tunnels' query instead of asking first.
+        self._seen_speakers: dict[str, tuple[list[str], dict[str, list[str]]]] = {}
+        self._seen_lock = threading.Lock()
 
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = 10,
@@ -101,28 +102,31 @@ class Retriever:
         # user's speakers (one or two small queries). The searches go by what is asked, not by
         # whom (query.without_names) nor by a time phrase its window stands for
         # (query.without_time), so the embedding is of the question's topic without that name.
-        # The embedding (the model, outside the GIL) then runs beside the queries that do not
-        # need it: the bm25 tunnel, in this thread's transaction.
-        q = analyse(query, question_date, speakers=self._speakers(user_id), known_at=known_at)
+        labels, speakers, check = self._speakers(user_id)
+        q = analyse(query, question_date, speakers=speakers, known_at=known_at)
         timings["analyse"] = (time.perf_counter() - t0) * 1000
-        pending = None
-        if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
-            pending = _POOL.submit(self.embedder.embed_query, q.search_text)
-        hits_by: dict[str, list[Hit]] = {}
-        try:
-            for name in [n for n in cfg.tunnels if n not in _NEED_VECTOR]:
-                hits_by[name] = self._tunnel(name, user_id, q, cfg, None, timings)
-        except BaseException:
-            if pending is not None:
-                pending.cancel()  # one already running finishes on its own; nobody waits
-            raise
+        # The tunnels' queries run together, in one round trip, once the question is embedded:
+        # Neo4j's cost per query and the driver's per round trip are paid once, not per tunnel.
         embedding = None
-        if pending is not None:
+        if self.embedder is not None and any(n in _NEED_VECTOR for n in cfg.tunnels):
             t1 = time.perf_counter()
-            embedding = pending.result()
-            timings["embedding_wait"] = (time.perf_counter() - t1) * 1000
-        for name in [n for n in cfg.tunnels if n in _NEED_VECTOR]:
-            hits_by[name] = self._tunnel(name, user_id, q, cfg, embedding, timings)
+            embedding = self.embedder.embed_query(q.search_text)
+            timings["embedding"] = (time.perf_counter() - t1) * 1000
+        t1 = time.perf_counter()
+        reads: dict[str, store.Read] = {}
+        for name in cfg.tunnels:
+            reads.update(TUNNELS[name].reads(self.graph, user_id, q, cfg, embedding))
+        if check is not None:
+            reads["speakers"] = check
+        found = store.together(self.graph, reads)
+        if check is not None and not self._speakers_still(user_id, labels, speakers,
+                                                         found["speakers"]):
+            # The speakers changed since they were remembered (another process ingested): the
+            # search starts again with them read anew, as it would have without remembering.
+            return self._search(user_id, query, question_date=question_date, as_of=as_of, k=k,
+                                cfg=cfg)
+        hits_by = {name: TUNNELS[name].hits(found, user_id, q, cfg) for name in cfg.tunnels}
+        timings["tunnels"] = (time.perf_counter() - t1) * 1000
         hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
         t1 = time.perf_counter()
         candidates = accumulate(hits, cfg)
@@ -167,22 +171,37 @@ class Retriever:
                                               known_at=q.known_at)
         return hits, candidates, details
 
-    def _tunnel(self, name: str, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
-                embedding: list[float] | None, timings: dict[str, float]) -> list[Hit]:
-        t1 = time.perf_counter()
-        try:
-            return TUNNEL_FUNCTIONS[name](self.graph, user_id, q, cfg, embedding)
-        finally:
-            timings[name] = (time.perf_counter() - t1) * 1000
-
-    def _speakers(self, user_id: str) -> dict[str, list[str]]:
-        """The speakers of the user's chats, each with the other names it is called by; none
-        when there are fewer than two (one speaker is never told apart)."""
+    def _speakers(self, user_id: str) -> tuple[list[str], dict[str, list[str]], store.Read | None]:
+        """The labels of the speakers of the user's chats and each speaker with the other names
+        it is called by (none when there are fewer than two: one speaker is never told apart).
+        Remembered from the user's last search, they come with the read that checks them
+        (`None` when they were just read): the search runs it beside its tunnels and starts
+        again if they changed."""
+        seen = self._seen_speakers.get(user_id)
+        if seen is not None:
+            labels, named = seen
+            norms = {s: normalise_name(s) for s in labels} if len(labels) >= 2 else {}
+            return labels, named, store.speaker_check(user_id, norms, NAME_PREDICATE)
         labels = store.speakers(self.graph, user_id)
-        if len(labels) < 2:
-            return {}
-        return store.speaker_aliases(self.graph, user_id, {s: normalise_name(s) for s in labels},
-                                     NAME_PREDICATE)
+        named = {} if len(labels) < 2 else store.speaker_aliases(
+            self.graph, user_id, {s: normalise_name(s) for s in labels}, NAME_PREDICATE)
+        with self._seen_lock:
+            if len(self._seen_speakers) >= _SEEN_USERS:
+                del self._seen_speakers[next(iter(self._seen_speakers))]
+            self._seen_speakers[user_id] = (labels, named)
+        return labels, named, None
+
+    def _speakers_still(self, user_id: str, labels: list[str], named: dict[str, list[str]],
+                        found: list[dict[str, Any]]) -> bool:
+        """Whether the speaker check's row (store.speaker_check) says what was remembered; if
+        not, the user's entry is forgotten (the next `_speakers` reads them anew)."""
+        now = found[0]
+        same = list(now["speakers"]) == labels and named == (
+            {} if len(labels) < 2 else {r["speaker"]: list(r["aliases"]) for r in now["aliases"]})
+        if not same:
+            with self._seen_lock:
+                self._seen_speakers.pop(user_id, None)
+        return same
 
     def _near_duplicates(self, user_id: str, ids: list[str], candidates: dict[str, Candidate],
                          theta: float) -> set[frozenset[str]]:

@@ -98,40 +98,55 @@ def _expand(tunnel: str, rows: list[dict[str, Any]], user_id: str, cfg: Retrieva
     return hits
 
 
-def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
-                embedding: list[float] | None = None) -> list[Hit]:
+def bm25_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+               embedding: list[float] | None = None) -> dict[str, store.Read]:
     # Not by the names of the speakers the question names (query.leave_out_names).
     named = {w for n in q.speaker_names for w in terms(n)}
     lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
                                user_id)
     if lucene is None:
+        return {}
+    return {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
+                                    heads=_fetch(q, cfg), known_at=q.known_at)}
+
+
+def bm25_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
+              cfg: RetrievalConfig) -> list[Hit]:
+    if "bm25" not in found:
         return []
-    rows = store.bm25_heads(graph, user_id, lucene, limit=_fulltext_limit(user_id, cfg),
-                            heads=_fetch(q, cfg), known_at=q.known_at)
-    return _expand("bm25", rows, user_id, cfg, _coverage(q, cfg))
+    return _expand("bm25", found["bm25"], user_id, cfg, _coverage(q, cfg))
 
 
-def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
-                 embedding: list[float] | None = None) -> list[Hit]:
+def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                embedding: list[float] | None = None) -> dict[str, store.Read]:
     """`embedding`: of the question's search text (QueryAnalysis.search_text)."""
     if embedding is None:
-        return []
-    rows = store.dense_heads(graph, user_id, embedding, heads=_fetch(q, cfg),
-                             min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
-    hits = _expand("dense", rows, user_id, cfg, _coverage(q, cfg))
+        return {}
+    reads = {"dense": store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
+                                       min_cosine=cfg.dense_min_cosine, known_at=q.known_at)}
     window = _search_window(q) if cfg.window_search else None
-    if window is None:
+    if window is not None:
+        # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was
+        # said then join as candidates, so the time bonus has them to weigh even when what the
+        # user said then is worded unlike the question ("signed my first client" for "a
+        # business milestone"). Asked beside the search itself (one round trip).
+        reads["window"] = store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
+                                           min_cosine=cfg.dense_min_cosine, since=window[0],
+                                           known_at=window[1])
+    return reads
+
+
+def dense_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
+               cfg: RetrievalConfig) -> list[Hit]:
+    if "dense" not in found:
+        return []
+    hits = _expand("dense", found["dense"], user_id, cfg, _coverage(q, cfg))
+    if "window" not in found:
         return hits
-    # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was said
-    # then join as candidates, so the time bonus has them to weigh even when what the user said
-    # then is worded unlike the question ("signed my first client" for "a business milestone").
-    # They come as derived hits (the search found them by the window, not by the words), so
-    # they lift what the whole search found no more than a neighbour turn does.
-    found = {h.id for h in hits if h.direct}
-    in_window = [r for r in store.dense_heads(graph, user_id, embedding, heads=_fetch(q, cfg),
-                                              min_cosine=cfg.dense_min_cosine, since=window[0],
-                                              known_at=window[1])
-                 if r["id"] not in found]
+    # The window's nearest come as derived hits (the search found them by the window, not by
+    # the words), so they lift what the whole search found no more than a neighbour turn does.
+    seen = {h.id for h in hits if h.direct}
+    in_window = [r for r in found["window"] if r["id"] not in seen]
     return hits + _expand("dense", in_window, user_id, cfg, _coverage(q, cfg), head="window",
                           direct=False)
 
@@ -150,8 +165,8 @@ def _search_window(q: QueryAnalysis) -> tuple[datetime, datetime] | None:
     return (since, until) if since <= until else None
 
 
-def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
-                 embedding: list[float] | None = None) -> list[Hit]:
+def graph_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                embedding: list[float] | None = None) -> dict[str, store.Read]:
     # Entity heads come from names; fact heads from the other words of the question, since a
     # person's name is in every fact about them and would pick facts at random.
     entity_lucene = user_scoped_query(" ".join((*q.mentions, *q.keys)), user_id,
@@ -160,7 +175,7 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     fact_lucene = user_scoped_query(" ".join(english_words([k for k in q.keys if k not in named])),
                                     user_id)
     if entity_lucene is None and fact_lucene is None and not q.slots:
-        return []
+        return {}
     # A branch with no words gets no heads: its placeholder query (an empty phrase, which Lucene
     # drops) would otherwise match every one of the user's entities or facts alike.
     placeholder = f'+user_id:"{escape(user_id)}"'
@@ -168,17 +183,20 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     entity_heads = max(1, (cfg.heads - slot_heads) // 2)
     fact_heads = max(0, cfg.heads - slot_heads - entity_heads)
     # The slot heads ("where do I live" → lives_in) come in the same query, after the others.
-    rows = store.graph_hits(graph, user_id, entity_lucene=entity_lucene or placeholder,
-                            fact_lucene=fact_lucene or placeholder,
-                            limit=_fulltext_limit(user_id, cfg),
-                            entity_heads=entity_heads if entity_lucene else 0,
-                            fact_heads=fact_heads if fact_lucene else 0,
-                            fanout=cfg.entity_fanout, per_head=cfg.per_head, vector=embedding,
-                            hub_degree=cfg.hub_degree, predicates=q.slots,
-                            include_stale=(not q.intent.about_present
-                                           or q.intent.window is not None
-                                           or q.known_at is not None),
-                            slot_head="slot:" + "|".join(q.slots))
+    return {"graph": store.graph_read(
+        user_id, entity_lucene=entity_lucene or placeholder,
+        fact_lucene=fact_lucene or placeholder, limit=_fulltext_limit(user_id, cfg),
+        entity_heads=entity_heads if entity_lucene else 0,
+        fact_heads=fact_heads if fact_lucene else 0, fanout=cfg.entity_fanout,
+        per_head=cfg.per_head, vector=embedding, hub_degree=cfg.hub_degree, predicates=q.slots,
+        include_stale=(not q.intent.about_present or q.intent.window is not None
+                       or q.known_at is not None),
+        slot_head="slot:" + "|".join(q.slots))}
+
+
+def graph_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
+               cfg: RetrievalConfig) -> list[Hit]:
+    rows = found.get("graph", [])
     order: dict[str, int] = {}
     for r in sorted(rows, key=lambda r: -(r["head_score"] or 0.0)):
         order.setdefault(r["head"], len(order))
@@ -193,6 +211,45 @@ def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalCon
     return hits
 
 
-Tunnel = Callable[[Graph, str, QueryAnalysis, RetrievalConfig, list[float] | None], list[Hit]]
-TUNNEL_FUNCTIONS: dict[str, Tunnel] = {"graph": graph_tunnel, "bm25": bm25_tunnel,
-                                       "dense": dense_tunnel}
+Reads = Callable[[Graph, str, QueryAnalysis, RetrievalConfig, list[float] | None],
+                dict[str, store.Read]]
+Hits = Callable[[dict[str, list[dict[str, Any]]], str, QueryAnalysis, RetrievalConfig], list[Hit]]
+
+
+@dataclass(frozen=True)
+class TunnelParts:
+    """A tunnel as its queries (keyed apart from every other tunnel's, so a search runs them all
+    in one round trip: store.search.together) and what turns their rows into hits."""
+
+    reads: Reads
+    hits: Hits
+
+
+TUNNELS: dict[str, TunnelParts] = {"graph": TunnelParts(graph_reads, graph_hits),
+                                   "bm25": TunnelParts(bm25_reads, bm25_hits),
+                                   "dense": TunnelParts(dense_reads, dense_hits)}
+
+
+def run_tunnel(name: str, graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+               embedding: list[float] | None = None) -> list[Hit]:
+    """One tunnel on its own (its queries in one round trip)."""
+    t = TUNNELS[name]
+    return t.hits(store.together(graph, t.reads(graph, user_id, q, cfg, embedding)),
+                  user_id, q, cfg)
+
+
+def bm25_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                embedding: list[float] | None = None) -> list[Hit]:
+    return run_tunnel("bm25", graph, user_id, q, cfg, embedding)
+
+
+def dense_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                 embedding: list[float] | None = None) -> list[Hit]:
+    """`embedding`: of the question's search text (QueryAnalysis.search_text)."""
+    return run_tunnel("dense", graph, user_id, q, cfg, embedding)
+
+
+def graph_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
+                 embedding: list[float] | None = None) -> list[Hit]:
+    return run_tunnel("graph", graph, user_id, q, cfg, embedding)
+

@@ -3,10 +3,14 @@ in-process baseline's corpus."""
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from graphmem.cypher import query
 
 from .time import from_epoch_us
 
@@ -33,11 +37,80 @@ def _listed(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found[0]["rows"] if found else []
 
 
+class Read(NamedTuple):
+    """One listed query (it returns one row holding its list of maps as `rows`) and its
+    parameters, not yet run: `together` runs several in one round trip."""
+
+    name: str
+    params: dict[str, Any]
+
+
+_PARAM = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
+_ROWS = re.compile(r"\bAS rows\s*$")
+_VERSION = re.compile(r"^CYPHER 25$", re.MULTILINE)  # the whole query says it, once
+# Parameters every part of one `together` query has the same value of: sent once, not per part
+# (the query embedding is 384 floats).
+SHARED = frozenset(("user_id", "vector"))
+
+
+def _renamed(key: str, param: re.Match[str]) -> str:
+    name = param.group(1)
+    return f"${name}" if name in SHARED else f"${key}_{name}"
+
+
+@cache
+def _together_text(parts: tuple[tuple[str, str], ...]) -> str:
+    """One query running each (key, query name) as a CALL subquery of its own, its parameters
+    renamed `$<key>_<name>` (but the SHARED ones) and its list returned as `<key>`: Neo4j's cost
+    per query (the run, the transaction's bookkeeping, the result) is paid once, not per part."""
+    calls = []
+    for key, name in parts:
+        body = _VERSION.sub("", query(name)).strip()
+        if not _ROWS.search(body):
+            raise ValueError(f"{name} does not return its rows as one list")
+        body = _ROWS.sub(f"AS {key}", _PARAM.sub(partial(_renamed, key), body))
+        calls.append(f"CALL () {{\n{body}\n}}")
+    return "CYPHER 25\n" + "\n".join(calls) + "\nRETURN " + ", ".join(k for k, _ in parts)
+
+
+def _together_params(reads: dict[str, Read]) -> dict[str, Any]:
+    """The parameters of `together`'s query, as `_together_text` renames them."""
+    params: dict[str, Any] = {}
+    for key, r in reads.items():
+        for p, v in r.params.items():
+            if p not in SHARED:
+                params[f"{key}_{p}"] = v
+            elif p not in params:
+                params[p] = v
+            elif params[p] is not v and params[p] != v:
+                raise ValueError(f"the parts of one query differ in ${p}")
+    return params
+
+
+def together(graph: Graph, reads: dict[str, Read]) -> dict[str, list[dict[str, Any]]]:
+    """Each read's rows, by key, from one query (one round trip): a search's tunnels."""
+    if not reads:
+        return {}
+    if len(reads) == 1:
+        [(key, r)] = reads.items()
+        return {key: _listed(graph.read(r.name, **r.params))}
+    parts = tuple((key, r.name) for key, r in reads.items())
+    found = graph.read_text(_together_text(parts), **_together_params(reads))
+    return {key: found[0][key] for key, _ in parts}
+
+
+def bm25_read(user_id: str, lucene: str, *, limit: int, heads: int,
+              known_at: datetime | None = None) -> Read:
+    """`known_at`: no turn or fact mentioned later (a question date)."""
+    return Read("tunnel_bm25", dict(user_id=user_id, lucene=lucene, limit=limit, heads=heads,
+                                    known_at=known_at))
+
+
 def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: int,
                known_at: datetime | None = None) -> list[dict[str, Any]]:
     """`known_at`: no turn or fact mentioned later (a question date)."""
-    return _listed(graph.read("tunnel_bm25", user_id=user_id, lucene=lucene, limit=limit,
-                              heads=heads, known_at=known_at))
+    return together(graph, {"bm25": bm25_read(user_id, lucene, limit=limit, heads=heads,
+                                              known_at=known_at)})["bm25"]
 
 
 _FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
@@ -77,12 +150,22 @@ def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
     facts, nothing mentioned after `known_at` (a question date) or before `since` (the start of
     a question's time window): by the vector indexes filtered on user and time where the server
     has them, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine."""
+    return together(graph, {"dense": dense_read(graph, user_id, vector, heads=heads,
+                                                min_cosine=min_cosine, known_at=known_at,
+                                                since=since, exact=exact)})["dense"]
+
+
+def dense_read(graph: Graph, user_id: str, vector: list[float], *, heads: int,
+               min_cosine: float, known_at: datetime | None = None,
+               since: datetime | None = None, exact: bool = False) -> Read:
+    """dense_heads' query, not yet run (which one depends on the server: `graph`)."""
     if exact or not vector_index_filters(graph):
-        return graph.read("tunnel_dense", user_id=user_id, vector=vector, heads=heads,
-                          min_cosine=min_cosine, known_at=known_at, since=since)
-    return _listed(graph.read("tunnel_dense_index", user_id=user_id, vector=vector, heads=heads,
-                              fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
-                              known_at=known_at or END_OF_TIME, since=since or START_OF_TIME))
+        return Read("tunnel_dense", dict(user_id=user_id, vector=vector, heads=heads,
+                                         min_cosine=min_cosine, known_at=known_at, since=since))
+    return Read("tunnel_dense_index", dict(user_id=user_id, vector=vector, heads=heads,
+                                           fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
+                                           known_at=known_at or END_OF_TIME,
+                                           since=since or START_OF_TIME))
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
@@ -92,11 +175,24 @@ def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: s
     """Entity and fact heads expanded along entity and relation edges; then, with `predicates`
     (the slots a question asks about), the user's facts on them as the hits of one head
     `slot_head` (stale versions only with `include_stale`). One query."""
-    return graph.read("tunnel_graph", user_id=user_id, entity_lucene=entity_lucene,
-                      fact_lucene=fact_lucene, limit=limit, entity_heads=entity_heads,
-                      fact_heads=fact_heads, fanout=fanout, per_head=per_head, vector=vector,
-                      hub_degree=hub_degree, predicates=list(predicates),
-                      include_stale=include_stale, slot_head=slot_head)
+    return together(graph, {"graph": graph_read(
+        user_id, entity_lucene=entity_lucene, fact_lucene=fact_lucene, limit=limit,
+        entity_heads=entity_heads, fact_heads=fact_heads, fanout=fanout, per_head=per_head,
+        vector=vector, hub_degree=hub_degree, predicates=predicates,
+        include_stale=include_stale, slot_head=slot_head)})["graph"]
+
+
+def graph_read(user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
+               entity_heads: int, fact_heads: int, fanout: int, per_head: int,
+               vector: list[float] | None, hub_degree: int, predicates: Sequence[str] = (),
+               include_stale: bool = False, slot_head: str = "slot") -> Read:
+    """graph_hits' query, not yet run."""
+    return Read("tunnel_graph", dict(user_id=user_id, entity_lucene=entity_lucene,
+                                     fact_lucene=fact_lucene, limit=limit,
+                                     entity_heads=entity_heads, fact_heads=fact_heads,
+                                     fanout=fanout, per_head=per_head, vector=vector,
+                                     hub_degree=hub_degree, predicates=list(predicates),
+                                     include_stale=include_stale, slot_head=slot_head))
 
 
 def near_duplicates(graph: Graph, user_id: str, turn_ids: list[str], fact_ids: list[str],
@@ -134,6 +230,15 @@ def speakers(graph: Graph, user_id: str) -> list[str]:
     """The named speakers of the user's chats (two-person conversations), as labelled."""
     found = graph.read("speaker_labels", user_id=user_id)
     return list(found[0]["speakers"]) if found else []
+
+
+def speaker_check(user_id: str, speakers: dict[str, str], name_predicate: str) -> Read:
+    """The user's speakers now and, with two or more, the aliases of `speakers` (label → its
+    entity's normalised name), as `speakers` and `speaker_aliases` give them: one row
+    {speakers, aliases: [{speaker, aliases}]}, to run with other reads (`together`)."""
+    return Read("speaker_check", dict(
+        user_id=user_id, name_predicate=name_predicate,
+        speakers=[{"label": k, "norm": v} for k, v in speakers.items()]))
 
 
 def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],

@@ -74,3 +74,58 @@ def test_search_runs_in_one_read_transaction(graph, user_id, monkeypatch):
     evidence = mem.search(user_id, "What is my cat called?")
     assert evidence and "Miso" in evidence[0].text
     assert opened == [1] and sessions == [True]  # one session for all the search's queries
+
+
+def test_search_runs_its_tunnels_in_one_query(graph, user_id, monkeypatch):
+    """The three tunnels' queries go to Neo4j as one (store.search.together): a fused search
+    asks four queries (speakers, tunnels, details, near-duplicates), and three once the user's
+    speakers are remembered (checked inside the tunnels' query)."""
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [SessionRecord("s1", datetime(2024, 5, 1, tzinfo=UTC), [
+        TurnRecord("user", "I adopted a cat named Miso last week."),
+        TurnRecord("user", "Miso sleeps on the piano every afternoon.")])])])
+    sent: list[str] = []
+    real = graph.read_text
+
+    def read_text(text, /, **params):
+        sent.append(text)
+        return real(text, **params)
+
+    monkeypatch.setattr(graph, "read_text", read_text)
+    evidence = mem.search(user_id, "What is my cat called?")
+    assert evidence and "Miso" in evidence[0].text
+    assert len(sent) == 4
+    assert sum("turn_embedding" in t and "'turn_text'" in t and "'entity_text'" in t
+               for t in sent) == 1
+    sent.clear()
+    assert mem.search(user_id, "Where does Miso sleep?")
+    assert len(sent) == 3
+
+
+def test_tunnels_together_give_what_each_gives_alone(graph, user_id):
+    from graphmem.retrieval import Retriever, preset
+    from graphmem.retrieval.query import analyse
+    from graphmem.retrieval.tunnels import TUNNELS, run_tunnel
+    from graphmem.store import search as store
+
+    mem = Memory(graph)
+    mem.ingest([Transcript(user_id, [SessionRecord("s1", datetime(2024, 5, 1, tzinfo=UTC), [
+        TurnRecord("user", "I moved to Lisbon in March and I love the tram."),
+        TurnRecord("user", "My sister Ana lives in Porto, she visits every month."),
+        TurnRecord("user", "Last week I started learning the guitar.")])])])
+    cfg = preset("fused")
+    retriever = Retriever(graph, mem.embedder)
+    for question, date in [("where do I live now?", None),
+                           ("What did I start last week?", datetime(2024, 5, 3, tzinfo=UTC)),
+                           ("Who lives in Porto?", None)]:
+        q = analyse(question, date)
+        vector = retriever.embedder.embed_query(q.search_text)
+        reads: dict[str, store.Read] = {}
+        for name in cfg.tunnels:
+            reads.update(TUNNELS[name].reads(graph, user_id, q, cfg, vector))
+        assert len(reads) >= 3
+        found = store.together(graph, reads)
+        assert found == {key: store.together(graph, {key: r})[key] for key, r in reads.items()}
+        for name in cfg.tunnels:
+            assert TUNNELS[name].hits(found, user_id, q, cfg) == run_tunnel(
+                name, graph, user_id, q, cfg, vector)

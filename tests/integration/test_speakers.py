@@ -115,3 +115,31 @@ def test_a_question_about_a_person_searches_without_their_name(graph, user_id, m
     res = mem.search_full(user_id, "Kate?", k=5, config="bm25")
     assert res.analysis.speaker == "Emi" and res.analysis.speaker_names == ()
     assert res.hits
+
+
+def test_remembered_speakers_are_checked_by_every_search(graph, user_id, minilm, monkeypatch):
+    """A search remembers the user's speakers and checks them inside its tunnels' query: one
+    query fewer per search; a speaker added since (here by a second session, as another process
+    would) is seen by the next search, which starts again with them read anew."""
+    mem = Memory(graph, embedder=minilm)
+    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), _chat(
+        ("Emi", "Hi, I'm Kate, by the way! Just got back from a pottery class."),
+        ("Emi", "My teacher says my bowls are too thick, so I am practising trimming.")))])])
+    assert mem.search_full(user_id, "What did Jonas make?", k=5).analysis.speaker is None
+    mem.ingest([Transcript(user_id, [SessionRecord("c2", dt(2024, 3, 9), _chat(
+        ("Jonas", "Hey Kate! I made a lopsided vase, the glaze came out green."),
+        ("Emi", "Next I want to try a tea set for my sister.")))])])
+    sent: list[str] = []
+    real = graph.read
+
+    def read(name, /, **params):
+        sent.append(name)
+        return real(name, **params)
+
+    monkeypatch.setattr(graph, "read", read)
+    assert mem.search_full(user_id, "What did Jonas make?", k=5).analysis.speaker == "Jonas"
+    assert sent.count("speaker_labels") == 1  # the check saw Jonas: read anew, searched again
+    sent.clear()
+    again = mem.search_full(user_id, "What did Kate make?", k=5)
+    assert again.analysis.speaker == "Emi"  # her alias, remembered with her
+    assert "speaker_labels" not in sent and "speaker_aliases" not in sent
