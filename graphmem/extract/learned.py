@@ -200,13 +200,30 @@ class ModelExtractor:
     def _candidates(self, text: str, tagged: list[Any]) -> list[FactCandidate]:
         out = []
         times = find_time_expressions(text) if tagged else []
+        sellers = _sellers(text, tagged)
         for t in tagged:
-            if t.score < self.min_score:
+            if t.score < self.min_score or id(t) in sellers:
                 continue
             cand = to_candidate(t, text, self.tagger.version, times)
             if cand is not None:
                 out.append(cand)
         return with_brought(out)  # the states its events bring (the registry's `brings`)
+
+
+# The purchases whose clause's organisation is where the thing was got, not an employer.
+PURCHASES = frozenset({"bought", "acquired", "sold"})
+# Taking a job is said with words of getting too ("got an offer from Deloitte, I start Monday").
+JOB_TAKEN = frozenset({"starts", "planned"})
+
+
+def _sellers(text: str, tagged: list[Any]) -> set[int]:
+    """The tagged `works_at` facts that name where something was bought, got or sold: an
+    organisation in the clause of a purchase ("a new TV from Target", "a litter box from Petco")
+    is the seller, not the user's employer, unless the fact says a job begins."""
+    clauses = {_clause(text, t.value.start) for t in tagged if t.predicate in PURCHASES}
+    return {id(t) for t in tagged
+            if t.predicate == "works_at" and t.change not in JOB_TAKEN
+            and _clause(text, t.value.start) in clauses}
 
 
 def _reads(role: str) -> bool:

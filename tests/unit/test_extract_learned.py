@@ -205,3 +205,19 @@ def test_a_change_without_a_tagged_time_takes_the_one_phrase_of_its_clause() -> 
     text4 = "moved to Leeds last May and then to York in June"
     t4 = Tagged("lives_in", span(text4, "Leeds"), "starts")
     assert to_candidate(t4, text4, "v").time_text is None
+
+
+def test_an_organisation_in_a_purchase_s_clause_is_the_seller_not_an_employer() -> None:
+    text = "just got a new TV from Harlow's and earned cashback, then went to work at Brightwell"
+    tv = Tagged("acquired", span(text, "TV"), "done")
+    shop = Tagged("works_at", span(text, "Harlow's"), "ongoing")
+    job = Tagged("works_at", span(text, "Brightwell"), "ongoing")
+    got = ModelExtractor(FakeTagger({text: [tv, shop, job]})).extract(text, "user")
+    assert {(c.predicate, c.value) for c in got} >= {("acquired", "TV"), ("works_at", "Brightwell")}
+    assert ("works_at", "Harlow's") not in {(c.predicate, c.value) for c in got}
+    # a job taken is said with words of getting too: "got the offer from Deloitte, I start Monday"
+    text2 = "got a signing bonus from Deloitte and I start Monday"
+    bonus = Tagged("acquired", span(text2, "signing bonus"), "done")
+    start = Tagged("works_at", span(text2, "Deloitte"), "starts")
+    got2 = ModelExtractor(FakeTagger({text2: [bonus, start]})).extract(text2, "user")
+    assert ("works_at", "Deloitte") in {(c.predicate, c.value) for c in got2}
