@@ -13,7 +13,7 @@ what is missing: search with other words (names, synonyms, the thing asked about
 session around a relevant turn, read a fact's history with timeline, and do any arithmetic, \
 counting or date difference with compute / count — never in your head. cypher_read runs a \
 read-only Cypher query over this person's graph (labels Session, Turn, MessagePiece, FactEvent, \
-Entity; anchor every MATCH on {user_id: $user_id} and add USING INDEX x:Label(user_id) for it).
+Entity; anchor every MATCH on {user_id: $user_id} and add USING INDEX SEEK x:Label(user_id) for it).
 When the pool holds what the answer needs, or nothing more can be found, call finish with the \
 handles of the turns the answer stands on. You have at most {budget} steps."""
 

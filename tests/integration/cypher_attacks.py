@@ -265,36 +265,38 @@ PROBE_FOUND = [
 
 # Queries an honest planner writes: accepted, and they return the user's own data only.
 HONEST = [
-    "MATCH (t:Turn {user_id: $user_id}) USING INDEX t:Turn(user_id) RETURN t.text ORDER BY t.idx",
+    "MATCH (t:Turn {user_id: $user_id}) USING INDEX SEEK t:Turn(user_id) RETURN t.text ORDER BY t.idx",
     "MATCH (f:FactEvent {user_id: $user_id}) "
-    "USING INDEX f:FactEvent(user_id) WHERE f.status = 'active' RETURN f.predicate, f.value",
-    "MATCH (u:User {user_id: $user_id})-[:HAS_SESSION]->(s)-[:HAS_TURN]->(t)  USING INDEX u:User(user_id) "
+    "USING INDEX SEEK f:FactEvent(user_id) WHERE f.status = 'active' RETURN f.predicate, f.value",
+    "MATCH (u:User {user_id: $user_id})-[:HAS_SESSION]->(s)-[:HAS_TURN]->(t)  "
+    "USING INDEX SEEK u:User(user_id) "
     "RETURN s.source_id, count(t) AS n",
     "MATCH (f:FactEvent {user_id: $user_id})-[:HAS_ROLE]->(e:Entity) "
-    "USING INDEX f:FactEvent(user_id) RETURN e.name, count(f) AS n",
+    "USING INDEX SEEK f:FactEvent(user_id) RETURN e.name, count(f) AS n",
     "MATCH (f:FactEvent {user_id: $user_id})-[r:SUPERSEDES]->(g) "
-    "USING INDEX f:FactEvent(user_id) RETURN f.text, g.text, r.at",
+    "USING INDEX SEEK f:FactEvent(user_id) RETURN f.text, g.text, r.at",
     "MATCH (t:Turn {user_id: $user_id})-[:NEXT*1..2]->(n) "
-    "USING INDEX t:Turn(user_id) RETURN t.source_id, n.source_id",
+    "USING INDEX SEEK t:Turn(user_id) RETURN t.source_id, n.source_id",
     "MATCH (e:Entity {user_id: $user_id}) "
-    "USING INDEX e:Entity(user_id) RETURN e.name, e.aliases ORDER BY e.name",
-    "MATCH (t:Turn) USING INDEX t:Turn(user_id) WHERE t.user_id = $user_id AND t.text CONTAINS 'Denver' "
+    "USING INDEX SEEK e:Entity(user_id) RETURN e.name, e.aliases ORDER BY e.name",
+    "MATCH (t:Turn) USING INDEX SEEK t:Turn(user_id) WHERE t.user_id = $user_id AND t.text CONTAINS 'Denver' "
     "RETURN t.source_id",
     "MATCH (s:Session {user_id: $user_id}) "
-    "USING INDEX s:Session(user_id) RETURN s.source_id, s.started_at ORDER BY s.started_at",
-    "MATCH (u:User {user_id: $user_id}) USING INDEX u:User(user_id) OPTIONAL MATCH (u)-[:HAS_SESSION]->(s) "
+    "USING INDEX SEEK s:Session(user_id) RETURN s.source_id, s.started_at ORDER BY s.started_at",
+    "MATCH (u:User {user_id: $user_id}) USING INDEX SEEK u:User(user_id) "
+    "OPTIONAL MATCH (u)-[:HAS_SESSION]->(s) "
     "RETURN count(s) AS sessions",
     "MATCH (f:FactEvent {user_id: $user_id})-[:DERIVED_FROM]->(p)<-[:HAS_PIECE]-(t)  "
-    "USING INDEX f:FactEvent(user_id) "
+    "USING INDEX SEEK f:FactEvent(user_id) "
     "RETURN f.text, p.text, t.source_id",
     "MATCH (t:Turn {user_id: $user_id}) "
-    "USING INDEX t:Turn(user_id) RETURN t {.text, .idx} AS m ORDER BY m.idx",
+    "USING INDEX SEEK t:Turn(user_id) RETURN t {.text, .idx} AS m ORDER BY m.idx",
     "MATCH (t:Turn {user_id: $user_id}) "
-    "USING INDEX t:Turn(user_id) WITH collect(t) AS ts UNWIND ts AS x RETURN x.source_id",
+    "USING INDEX SEEK t:Turn(user_id) WITH collect(t) AS ts UNWIND ts AS x RETURN x.source_id",
     "MATCH (f:FactEvent {user_id: $user_id}) "
-    "USING INDEX f:FactEvent(user_id) RETURN f.predicate, collect(f.value) AS values",
-    "MATCH (a:Turn {user_id: $user_id}), (b:Turn {user_id: $user_id}) USING INDEX a:Turn(user_id) "
-    "USING INDEX b:Turn(user_id) WHERE a.idx = b.idx "
+    "USING INDEX SEEK f:FactEvent(user_id) RETURN f.predicate, collect(f.value) AS values",
+    "MATCH (a:Turn {user_id: $user_id}), (b:Turn {user_id: $user_id}) USING INDEX SEEK a:Turn(user_id) "
+    "USING INDEX SEEK b:Turn(user_id) WHERE a.idx = b.idx "
     "AND a.session_id <> b.session_id RETURN a.text, b.text",
 ]
 
