@@ -98,6 +98,13 @@ def _type_matrix(labels: list[str]) -> tuple[list[str], np.ndarray]:
     return types, m
 
 
+def _leans_inside(piece: np.ndarray, labels: list[str], typ: str) -> bool:
+    """Whether a piece's probabilities lean I- rather than B- of `typ` (I- when there is no B-)."""
+    b = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None
+    inside = labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
+    return b is None or (inside is not None and piece[inside] > piece[b])
+
+
 def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: np.ndarray,
               words: list[int | None]) -> list[str]:
     """One BIO tag per token, decided per word: a word's type is the one with the most
@@ -120,10 +127,7 @@ def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: n
         typ = types[int(k)]
         if typ == "O":
             continue
-        b, inside = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None, \
-            labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
-        cont = b is None or (inside is not None and probs[start, inside] > probs[start, b])
-        if cont and runs and runs[-1][-1] == w - 1:
+        if _leans_inside(probs[start], labels, typ) and runs and runs[-1][-1] == w - 1:
             runs[-1].append(w)
         else:
             runs.append([w])
@@ -132,11 +136,8 @@ def word_tags(probs: np.ndarray, labels: list[str], types: list[str], to_type: n
         scores = by_type[run].sum(0)
         scores[0] = -1.0  # the span's type is a value type
         typ = types[int(scores.argmax())]
-        b, inside = labels.index(f"B-{typ}") if f"B-{typ}" in labels else None, \
-            labels.index(f"I-{typ}") if f"I-{typ}" in labels else None
         s0 = starts[run[0]]
-        lead_i = b is None or (inside is not None and probs[s0, inside] > probs[s0, b])
-        tags[s0] = f"{'I' if lead_i else 'B'}-{typ}"
+        tags[s0] = f"{'I' if _leans_inside(probs[s0], labels, typ) else 'B'}-{typ}"
         end = starts[run[-1]] + int(sizes[run[-1]])
         for k2 in range(s0 + 1, end):
             tags[k2] = f"I-{typ}"
