@@ -137,6 +137,9 @@ AHEAD: list[Phrase] = [
     _p("in_a_fortnight", r"(?:in )?a (?P<f>fortnight)(?: from now|'s? time)?", R.ahead,
        "in fortnight", "in a fortnight", "in a fortnight's time", "a fortnight from now",
        where=(Where(r"\bin\s+", r"\b(?<!now)"), Where(r"\b(?=a\s)", r"\b(?<=now)"))),
+    # "in the new year", said ahead: the early part of the coming year
+    _p("new_year_ahead", r"in the new year", R.new_year_ahead, "new", "in the new year",
+       where=(Where(after=r"\b(?!['’])"),)),
 ]
 PHRASES: list[Phrase] = [
     # days around the mention
@@ -182,6 +185,9 @@ PHRASES: list[Phrase] = [
        where=(Where(r"\b(?:on|at|over|during|for|around)\s+", r"(?!\s+<NOUNS>)"),
               Where(r"\b(?=last|this|next)", r"(?!\s+<NOUNS>)"),
               Where(r"\b(?!the\s)", r"(?<=\d)"))),
+    # holidays counted back: "two Christmases ago" (the last one is one ago)
+    _p("holidays_ago", r"(?P<n><NUM>) (?P<h>christmas|easter|thanksgiving|halloween|new year)(?:es|s)"
+       r" (?:ago|back)", R.holidays_ago, "ago back", "two Christmases ago", "three Easters ago"),
     _p("fortnight_ago", r"a fortnight (?:ago|back)(?: today)?", R.fortnight_ago, "ago back",
        "a fortnight ago"),
     # counted from a named day
@@ -199,10 +205,18 @@ PHRASES: list[Phrase] = [
     _p("weekdays_ago", r"(?P<n><NUM>) (?P<d><WD>)s (?:ago|back)", R.weekdays_ago, "ago back",
        "two Saturdays ago"),
     # "at the start of the month", "the end of last year", "towards the end of May"
-    _p("part_of", r"the (?:very )?(?P<p>start|beginning|middle|end) of (?:(?P<w>the|this|last|next)"
+    _p("part_of", r"(?:the )?(?:very )?(?P<p>start|beginning|middle|end) of (?:(?P<w>the|this|last|next)"
        r" (?P<u>week|month|year)\b|<MON>(?:,? <Y>)?)", R.part_of, "start beginning middle end",
        "the end of last year", "the start of the month", "the middle of May",
+       "end of the month", "beginning of May",
        where=(Where(after=""),)),
+    # "the year before last", "the month after next"
+    _p("unit_apart", r"the (?P<u>month|year) (?P<w>before last|after next)", R.unit_apart,
+       "before after", "the year before last", "the month after next"),
+    # "the first week of June", "the last weekend of July"
+    _p("week_of_month", r"(?:the )?(?P<o>first|second|third|fourth|last) (?P<u>week|weekend) of <MON>"
+       r"(?:,? <Y>)?", R.week_of_month, _MONTH_CUES, "the first week of June",
+       "the last weekend of July", "the second week of March 2024", where=(Where(after=""),)),
     # "in the past three weeks", "over the last year", "this past week"
     _p("window", r"(?:the|this) (?:past|last) (?:(?P<n><NUM>) )?(?P<u>(?:day|week|month|year)s?)",
        R.window, "past last", "in the past three weeks", "over the last year", "this past week",
@@ -236,6 +250,9 @@ PHRASES: list[Phrase] = [
     _p("year", r"(?:the year )?<PART>(?P<y>(?:19|20)\d\d)\b", R.year, _DIGIT_CUES,
        "in 2019", "back in the year 2001", "during late 2022",
        where=(Where(r"\b(?:back\s+)?(?:in|during)\s+", ""),)),
+    # a year written with two digits: "back in '19", "in '08"
+    _p("short_year", r"<PART>'(?P<yy>\d\d)", R.short_year, _DIGIT_CUES,
+       "back in '19", "in ’08", where=(Where(r"\b(?:back\s+)?(?:in|during)\s+", r"\b"),)),
     # seasons: "last summer", "in the winter of 2019", "back in the spring"
     _p("season", rf"(?:(?P<w>{_NEAR}) )?(?:the )?(?P<s><SEASON>)(?: (?:of )?<Y>)?", R.season_named,
        " ".join(CW.SEASONS), "last summer", "in the winter of 2019", "back in the spring",

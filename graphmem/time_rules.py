@@ -343,3 +343,52 @@ def weekend_apart(c: Ctx, g: dict[str, Any]) -> Range:
 
 def season_before_last(c: Ctx, g: dict[str, Any]) -> Range | None:
     return seasons_ago(c, {"n": "two", "s": g["s"]})
+
+
+def unit_apart(c: Ctx, g: dict[str, Any]) -> Range:
+    """"the year before last", "the month after next": two of them back or on."""
+    k = -2 if g["w"] == "before last" else 2
+    if g["u"] == "month":
+        return c.month(*add_months(c.today.year, c.today.month, k))
+    return c.year(c.today.year + k)
+
+
+_NTH = {"first": 0, "second": 1, "third": 2, "fourth": 3}
+
+
+def week_of_month(c: Ctx, g: dict[str, Any]) -> Range | None:
+    """"the first week of June": days 1-7 (the second 8-14, …, the last the month's last seven);
+    "the first weekend of June": its first Saturday and Sunday (the last: its last Saturday's)."""
+    start, end, _ = month(c, {"m": g["m"], "w": None, "y": g["y"], "p": None})
+    first, last = start.date(), (end - timedelta(days=1)).date()
+    if g["u"] == "week":
+        lo = last - timedelta(days=6) if g["o"] == "last" else first + timedelta(weeks=_NTH[g["o"]])
+        return c.at(lo), c.at(lo + timedelta(days=7)), "range"
+    if g["o"] == "last":
+        sat = last - timedelta(days=(last.weekday() - 5) % 7)
+    else:
+        sat = first + timedelta(days=(5 - first.weekday()) % 7, weeks=_NTH[g["o"]])
+    return c.at(sat), c.at(sat + timedelta(days=2)), "range"
+
+
+def holidays_ago(c: Ctx, g: dict[str, Any]) -> Range | None:
+    """"two Christmases ago": counting back over those already past (the last is one ago)."""
+    n = count(g["n"])
+    if isinstance(n, str) or n <= 0:
+        return None
+    past = [r for r in (_holiday_on(g["h"], y) for y in range(c.today.year - n - 1, c.today.year + 1))
+            if r[0] < c.today]
+    lo, hi = past[-n]
+    return c.at(lo), c.at(hi), "day" if hi - lo == timedelta(days=1) else "range"
+
+
+def new_year_ahead(c: Ctx, g: dict[str, Any]) -> Range:
+    """"in the new year": the first third of the coming year."""
+    return month_part(c.year(c.today.year + 1), "early")
+
+
+def short_year(c: Ctx, g: dict[str, Any]) -> Range:
+    """"back in '19": the year of those two digits that is not ahead of the mention."""
+    yy = int(g["yy"])
+    y = 2000 + yy if 2000 + yy <= c.today.year else 1900 + yy
+    return month_part(c.year(y), g["p"])
