@@ -87,17 +87,6 @@ def _competes(entry: Any, change: str, value: str) -> bool:
 TimeHit = tuple[int, int, str]
 
 
-def _clause(text: str, pos: int) -> tuple[int, int]:
-    """The clause of `text` holding `pos`: between the clause breaks around it."""
-    start, end = 0, len(text)
-    for m in P.CLAUSE_BREAK.finditer(text):
-        if m.end() <= pos:
-            start = m.end()
-        elif m.start() >= pos:
-            end = m.start()
-            break
-    return start, end
-
 
 def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     """The time phrase of a tagged fact, as the time grammar reads it (its rules are exact): the
@@ -115,7 +104,7 @@ def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     if tagged.change == "ongoing":
         return None
     value = tagged.value
-    c0, c1 = _clause(text, value.start)
+    c0, c1 = P.clause(text, value.start)
     inside = [t for t in times if c0 <= t[0] and t[1] <= c1]
     if len(inside) == 1:
         s, e, words = inside[0]
@@ -220,10 +209,10 @@ def _sellers(text: str, tagged: list[Any]) -> set[int]:
     """The tagged `works_at` facts that name where something was bought, got or sold: an
     organisation in the clause of a purchase ("a new TV from Target", "a litter box from Petco")
     is the seller, not the user's employer, unless the fact says a job begins."""
-    clauses = {_clause(text, t.value.start) for t in tagged if t.predicate in PURCHASES}
+    clauses = {P.clause(text, t.value.start) for t in tagged if t.predicate in PURCHASES}
     return {id(t) for t in tagged
             if t.predicate == "works_at" and t.change not in JOB_TAKEN
-            and _clause(text, t.value.start) in clauses}
+            and P.clause(text, t.value.start) in clauses}
 
 
 def _reads(role: str) -> bool:

@@ -40,6 +40,20 @@ CONDITIONAL = re.compile(r"\b(?:if|unless|whether|suppose|supposing|imagine|wond
                          re.IGNORECASE)
 _ABBR = r"(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\bMt)"
 CLAUSE_BREAK = re.compile(r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s")
+
+
+def clause(text: str, pos: int) -> tuple[int, int]:
+    """The clause of `text` holding `pos`: from the end of the last clause break at or before it
+    to the start of the first break after it."""
+    start, end = 0, len(text)
+    for m in CLAUSE_BREAK.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return start, end
+
 # Where an object phrase ends.
 BOUNDARY = re.compile(
     r"[,;:!?()\[\]\n—–]|" + _ABBR + r"\.(?=\s|$)|\s-\s|\s+(?-i:I|we)\b(?!['’]s)|"

@@ -202,13 +202,12 @@ def user_role() -> RoleRef:
 class Sentence:
     """The text with lazily computed clause breaks and time expressions."""
 
-    __slots__ = ("text", "conditional", "_times", "_breaks")
+    __slots__ = ("text", "conditional", "_times")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.conditional = bool(P.SENTENCE_CONDITIONAL.match(text))
         self._times: list[TimeHit] | None = None
-        self._breaks: list[int] | None = None
 
     def times(self) -> list[TimeHit]:
         if self._times is None:
@@ -217,13 +216,7 @@ class Sentence:
 
     def hedged(self, pos: int) -> bool:
         """Whether the clause holding `pos` is conditional or hedged before `pos`."""
-        if self._breaks is None:
-            self._breaks = [m.end() for m in P.CLAUSE_BREAK.finditer(self.text)]
-        start = 0
-        for b in self._breaks:
-            if b > pos:
-                break
-            start = b
+        start = P.clause(self.text, pos)[0]
         if P.CONDITIONAL.search(self.text, start, pos):
             return True
         before = self.text[:pos]  # inside a quotation: someone else's words
