@@ -39,11 +39,15 @@ def weekrel(c: Ctx, g: dict[str, Any]) -> Range:
     return c.week(c.monday + timedelta(weeks=k))
 
 
-def unitrel(c: Ctx, g: dict[str, Any]) -> Range:
-    k = {"last": -1, "this": 0, "next": 1}[g["w"]]
-    if g["u"] == "month":
+def _unit_from_now(c: Ctx, unit: str, k: int) -> Range:
+    """The month or year `k` of them from the mention's (0: its own)."""
+    if unit == "month":
         return c.month(*add_months(c.today.year, c.today.month, k))
     return c.year(c.today.year + k)
+
+
+def unitrel(c: Ctx, g: dict[str, Any]) -> Range:
+    return _unit_from_now(c, g["u"], {"last": -1, "this": 0, "next": 1}[g["w"]])
 
 
 def within(c: Ctx, g: dict[str, Any]) -> Range:
@@ -174,8 +178,12 @@ def holiday(c: Ctx, g: dict[str, Any]) -> Range:
             lo, hi = [r for r in cands if r[0] < c.today or (not w and r[0] == c.today)][-1]
         else:
             lo, hi = [r for r in cands if r[0] > c.today or (not w and r[0] == c.today)][0]
-    gran = "day" if hi - lo == timedelta(days=1) else "range"
-    return c.at(lo), c.at(hi), gran
+    return _holiday_range(c, lo, hi)
+
+
+def _holiday_range(c: Ctx, lo: date, hi: date) -> Range:
+    """A holiday's days as a range: a day, or a range when it spans more (Easter weekend)."""
+    return c.at(lo), c.at(hi), "day" if hi - lo == timedelta(days=1) else "range"
 
 
 def weekdays_ago(c: Ctx, g: dict[str, Any]) -> Range | None:
@@ -347,10 +355,7 @@ def season_before_last(c: Ctx, g: dict[str, Any]) -> Range | None:
 
 def unit_apart(c: Ctx, g: dict[str, Any]) -> Range:
     """"the year before last", "the month after next": two of them back or on."""
-    k = -2 if g["w"] == "before last" else 2
-    if g["u"] == "month":
-        return c.month(*add_months(c.today.year, c.today.month, k))
-    return c.year(c.today.year + k)
+    return _unit_from_now(c, g["u"], -2 if g["w"] == "before last" else 2)
 
 
 _NTH = {"first": 0, "second": 1, "third": 2, "fourth": 3}
@@ -378,8 +383,7 @@ def holidays_ago(c: Ctx, g: dict[str, Any]) -> Range | None:
         return None
     past = [r for r in (_holiday_on(g["h"], y) for y in range(c.today.year - n - 1, c.today.year + 1))
             if r[0] < c.today]
-    lo, hi = past[-n]
-    return c.at(lo), c.at(hi), "day" if hi - lo == timedelta(days=1) else "range"
+    return _holiday_range(c, *past[-n])
 
 
 def new_year_ahead(c: Ctx, g: dict[str, Any]) -> Range:

@@ -87,7 +87,6 @@ def _competes(entry: Any, change: str, value: str) -> bool:
 TimeHit = tuple[int, int, str]
 
 
-
 def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     """The time phrase of a tagged fact, as the time grammar reads it (its rules are exact): the
     grammar's whole phrase where the model's time span overlaps one ("the weekend before last",
