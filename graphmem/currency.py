@@ -160,11 +160,13 @@ def _retract(ordered: list[SlotFact], decisions: dict[str, FactDecision],
 def _leaves_head_alone(fact: SlotFact, head: SlotFact, d: FactDecision,
                        head_d: FactDecision) -> bool:
     """A later fact that says nothing about the value the slot holds now."""
-    if (fact.modality == "negated" and fact.value and head.modality == "asserted"
+    if (fact.modality == "negated" and fact.value
             and not fact.is_quantity and fact.predicate not in STANCE
             and not fact.predicate.startswith(ACTIVITY_PREFIX)
             and normalise_name(fact.value) != normalise_name(head.value or "")):
-        return True  # "I left Acme" says nothing about the current value "Boeing"
+        # "I left Acme" says nothing about the current value "Boeing", nor about an earlier
+        # "I left Boeing": two values denied do not contradict each other
+        return True
     # a tally of deeds only grows: "two courses on edX" after "three on Coursera"
     return (fact.is_quantity and fact.predicate.startswith("count:")
             and fact.predicate not in FAMILY_COUNTS and not _RELATIVE.match(fact.value or "")

@@ -119,6 +119,21 @@ def test_quitting_another_employer_does_not_end_the_current_job():
     assert by_id(d)["a"].status == "active" and d.links == []
 
 
+def test_two_values_denied_do_not_end_each_other():
+    """"we stopped at Monterey and Big Sur" read as two places not lived in, or "left Acme",
+    then "left Boeing": neither denial says anything about the other value."""
+    out = decide_slot([fact("a", "lives_in", "Monterey", dt(1), "negated"),
+                       fact("b", "lives_in", "Big Sur", dt(2), "negated"),
+                       fact("c", "lives_in", "Monterey", dt(3), "negated")])
+    assert {f.id: f.status for f in out.facts} == {"a": "active", "b": "active", "c": "active"}
+    assert out.links == []
+    # a value then asserted still ends the denial it follows
+    out = decide_slot([fact("a", "lives_in", "Monterey", dt(1), "negated"),
+                       fact("b", "lives_in", "Big Sur", dt(2), "negated"),
+                       fact("d", "lives_in", "Denver", dt(3))])
+    assert [(link.source, link.target) for link in out.links] == [("d", "a")]
+
+
 def test_order_independent():
     facts = [fact("a", "lives_in", "Denver", dt(1)), fact("b", "lives_in", "Seattle", dt(4)),
              fact("c", "lives_in", "Portland", dt(8)), fact("d", "lives_in", "Seattle", dt(10))]
