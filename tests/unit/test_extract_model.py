@@ -71,27 +71,28 @@ def test_a_plain_fact_is_found_with_its_span(tagger: ModelTagger) -> None:
 
 
 def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
-    texts = ["my sister priya lives in leeds", "ok", "what's a good pasta recipe?",
-             "sold my old bike on sunday and bought a new one, going to ride to work now",
-             "we moved to bristol last month", "is bristol nice to live in?"]
-    # Dynamic int8 quantisation scales activations per batch: the scores move a little with the
-    # batch's company. What the tagger is sure of does not; only a fact near the decision
-    # boundary may come and go.
-    sure = 0.7
+    """Dynamic int8 quantisation scales activations per batch: a message's scores move a little
+    with its batch's company, and a fact near a decision boundary (or a span's edge) may come
+    and go. Measured over corpus messages, not a chosen few: few messages change at all and the
+    scores of the facts found both ways barely move (weights 71834e326210: 26 of 600 messages,
+    99% of scores within .19; 8e62e54de13b: 23 of 600, within .18)."""
+    texts = [m.text for m in corpus.load()][::17][:300]
 
     def facts(fs: list[TaggedFact]) -> dict[tuple, float]:
         return {(f.predicate, f.value, f.change, f.subject, f.key, f.time, f.subject_span): f.score
                 for f in fs}
     together, alone = tagger.tag(texts), [tagger.tag([t])[0] for t in texts]
+    differ, moved = 0, []
     for a, b in zip(together, alone, strict=True):
         fa, fb = facts(a), facts(b)
-        for key in fa.keys() | fb.keys():
-            if key in fa and key in fb:
-                assert abs(fa[key] - fb[key]) < 0.15, key
-            else:
-                assert max(fa.get(key, 0.0), fb.get(key, 0.0)) < sure, key
-    assert any(f.predicate == "lives_in" and f.score >= sure for f in together[4])
-    assert together[5] == [] and alone[5] == []
+        differ += fa.keys() != fb.keys()
+        moved += [abs(fa[k] - fb[k]) for k in fa.keys() & fb.keys()]
+    assert differ <= len(texts) // 15, differ
+    moved.sort()
+    assert len(moved) > 200 and moved[int(0.99 * len(moved))] < 0.25, moved[-5:]
+    sure = tagger.tag(["ok", "we moved to bristol last month", "is bristol nice to live in?"])
+    assert sure[0] == [] and sure[2] == []
+    assert any(f.predicate == "lives_in" and f.score >= 0.7 for f in sure[1])
     assert tagger.tag([]) == []
 
 
