@@ -196,6 +196,9 @@ class _SlotWalk:
         self.decisions = {f.id: FactDecision(f.id, "active", f.effective) for f in ordered}
         self.current: list[SlotFact] = []  # the facts whose (shared) state holds now
         self.waiting: list[SlotFact] = []  # mentions of another state, open until a fact ends them
+        # denials of a value the slot did not hold ("left Acme" while at Boeing): they stand until
+        # that value is asserted again
+        self.denials: list[SlotFact] = []
         self.quantity: float | None = None
 
     def end(self, old_fact: SlotFact, fact: SlotFact, kind: str) -> None:
@@ -217,11 +220,13 @@ class _SlotWalk:
             return
         head = self.current[-1]
         if _leaves_head_alone(fact, head, d, self.decisions[head.id]):
-            if fact.modality == "negated" and not fact.mention:
-                # "I left Acme" ends a mention of Acme that is still open
-                for m in [m for m in self.waiting if m.state() == _asserted_state(fact)]:
-                    self.end(m, fact, "SUPERSEDES")
-                    self.waiting.remove(m)
+            if fact.modality == "negated" and not fact.is_quantity:
+                self.denials.append(fact)
+                if not fact.mention:
+                    # "I left Acme" ends a mention of Acme that is still open
+                    for m in [m for m in self.waiting if m.state() == _asserted_state(fact)]:
+                        self.end(m, fact, "SUPERSEDES")
+                        self.waiting.remove(m)
             return
         same_state = (d.quantity == self.decisions[head.id].quantity) if fact.is_quantity else (
             fact.state() == head.state())
@@ -249,6 +254,10 @@ class _SlotWalk:
             else:
                 self.end(m, fact, "UPDATES" if fact.is_quantity else "SUPERSEDES")
         self.waiting = []
+        # the value asserted again ends its denials ("left Boeing", then "back at Boeing")
+        for n in [n for n in self.denials if _asserted_state(n) == fact.state()]:
+            self.end(n, fact, "SUPERSEDES")
+            self.denials.remove(n)
 
 
 def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:

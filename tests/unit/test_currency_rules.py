@@ -127,11 +127,36 @@ def test_two_values_denied_do_not_end_each_other():
                        fact("c", "lives_in", "Monterey", dt(3), "negated")])
     assert {f.id: f.status for f in out.facts} == {"a": "active", "b": "active", "c": "active"}
     assert out.links == []
-    # a value then asserted still ends the denial it follows
+    # a value then asserted ends the denial it follows, and its own denial: never both active
+    out = decide_slot([fact("a", "lives_in", "Monterey", dt(1), "negated"),
+                       fact("b", "lives_in", "Big Sur", dt(2), "negated"),
+                       fact("d", "lives_in", "Big Sur", dt(3))])
+    assert {f.id: f.status for f in out.facts} == {"a": "superseded", "b": "superseded",
+                                                   "d": "active"}
+    assert sorted((link.source, link.target) for link in out.links) == [("d", "a"), ("d", "b")]
     out = decide_slot([fact("a", "lives_in", "Monterey", dt(1), "negated"),
                        fact("b", "lives_in", "Big Sur", dt(2), "negated"),
                        fact("d", "lives_in", "Denver", dt(3))])
+    assert {f.id: f.status for f in out.facts} == {"a": "superseded", "b": "active",
+                                                   "d": "active"}
     assert [(link.source, link.target) for link in out.links] == [("d", "a")]
+
+
+def test_a_value_asserted_again_ends_its_denial():
+    """"left Acme" while at Boeing stands beside Boeing; "back at Acme" ends both, and a denial
+    read in passing ends without an edge."""
+    out = decide_slot([fact("a", "works_at", "Boeing", dt(1)),
+                       fact("b", "works_at", "Acme", dt(2), "negated"),
+                       fact("c", "works_at", "Acme", dt(3))])
+    assert {f.id: f.status for f in out.facts} == {"a": "superseded", "b": "superseded",
+                                                   "c": "active"}
+    assert sorted((link.source, link.target) for link in out.links) == [("c", "a"), ("c", "b")]
+    mention = replace(fact("m", "works_at", "Cisco", dt(2), "negated"), mention=True)
+    out = decide_slot([fact("a", "works_at", "Acme", dt(1), "negated"), mention,
+                       fact("c", "works_at", "Cisco", dt(3))])
+    assert {f.id: f.status for f in out.facts} == {"a": "superseded", "m": "superseded",
+                                                   "c": "active"}
+    assert [(link.source, link.target) for link in out.links] == [("c", "a")]
 
 
 def test_order_independent():
