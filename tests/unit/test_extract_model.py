@@ -74,8 +74,10 @@ def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
     """Dynamic int8 quantisation scales activations per batch: a message's scores move a little
     with its batch's company, and a fact near a decision boundary (or a span's edge) may come
     and go. Measured over corpus messages, not a chosen few: few messages change at all and the
-    scores of the facts found both ways barely move (weights 71834e326210: 26 of 600 messages,
-    99% of scores within .19; 8e62e54de13b: 23 of 600, within .18)."""
+    scores of the facts found both ways barely move (measured on 600 such messages: weights
+    6bf8b85213e9 26 differ, 99% of scores within .19; 8e62e54de13b 23, within .18). Padding is
+    exercised by six messages of very different lengths tagged as one batch: what the tagger is
+    sure of comes out either way."""
     texts = [m.text for m in corpus.load()][::17][:300]
 
     def facts(fs: list[TaggedFact]) -> dict[tuple, float]:
@@ -90,9 +92,15 @@ def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
     assert differ <= len(texts) // 15, differ
     moved.sort()
     assert len(moved) > 200 and moved[int(0.99 * len(moved))] < 0.25, moved[-5:]
-    sure = tagger.tag(["ok", "we moved to bristol last month", "is bristol nice to live in?"])
-    assert sure[0] == [] and sure[2] == []
-    assert any(f.predicate == "lives_in" and f.score >= 0.7 for f in sure[1])
+    mixed = ["my sister priya lives in leeds", "ok", "what's a good pasta recipe?",
+             "sold my old bike on sunday and bought a new one, going to ride to work now",
+             "we moved to bristol last month", "is bristol nice to live in?"]
+    together, alone = tagger.tag(mixed), [tagger.tag([t])[0] for t in mixed]
+    for a, b in zip(together, alone, strict=True):
+        fa, fb = facts(a), facts(b)
+        assert all(max(fa.get(k, 0.0), fb.get(k, 0.0)) < 0.7 for k in fa.keys() ^ fb.keys())
+    assert together[1] == [] and together[5] == [] and alone[5] == []
+    assert any(f.predicate == "lives_in" and f.score >= 0.7 for f in together[4])
     assert tagger.tag([]) == []
 
 

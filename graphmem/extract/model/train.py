@@ -147,7 +147,10 @@ class Tagger(nn.Module):
                                                  attn_implementation="sdpa")
         # keep the first `layers` transformer layers (0: the encoder's declared depth); time a
         # message is about proportional to them
-        layers = min(layers or LAYERS[labels["encoder"]], len(self.encoder.encoder.layer))
+        layers = layers or LAYERS[labels["encoder"]]
+        if layers > len(self.encoder.encoder.layer):
+            raise SystemExit(f"--layers {layers}: {labels['encoder']} has only "
+                             f"{len(self.encoder.encoder.layer)}")
         self.encoder.encoder.layer = self.encoder.encoder.layer[:layers]
         self.encoder.config.num_hidden_layers = layers
         # The word embeddings stay as pre-trained: half the weights, four times the step time
@@ -365,9 +368,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--eval-every-epoch", action="store_true", help="with --dev: score each epoch")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N messages (smoke)")
     args = ap.parse_args(argv)
-    if not args.dev and importlib.util.find_spec("onnx") is None:
-        # checked before training, not after it: the export at the end needs it
-        print("the export needs the onnx package: pip install -e \".[train]\"", file=sys.stderr)
+    if (not args.dev or args.encoder == "bge-small") and importlib.util.find_spec("onnx") is None:
+        # checked before training, not after it: the export at the end needs it, and so does
+        # rebuilding bge-small from its int8 export
+        print("training needs the onnx package: pip install -e \".[train]\"", file=sys.stderr)
+        return 2
+    if args.layers < 0:
+        print(f"--layers {args.layers}: give a number of layers, or 0 for the encoder's own "
+              f"({LAYERS[args.encoder]})", file=sys.stderr)
         return 2
     torch.set_num_threads(args.threads)
     wall0 = time.perf_counter()
