@@ -31,6 +31,7 @@ _HEADS = {"bge-small": 12}  # attention heads of the encoders rebuilt from int8 
 # dev-slice F1 as all 12 (.828 / .829, seed 13, 2026-12-04), a sixth less time a message, and
 # int8 weights of 30.5 MB, the package's budget (all 12: about 34).
 LAYERS = {"bge-small": 10, "minilm": 6}
+REBUILD = 1  # the rebuild's own version: a change to `dequantise` makes a new cache folder
 
 
 def encoder_dir(name: str) -> Path:
@@ -46,16 +47,13 @@ def encoder_dir(name: str) -> Path:
     raise SystemExit(f"unknown encoder {name!r}: choose one of {', '.join(ENCODERS)}")
 
 
-REBUILD = 1  # the rebuild's own version: a change to `dequantise` makes a new cache folder
-
-
 def _rebuilt(name: str) -> Path:
     """The float encoder in the cache, rebuilt on first use: one process rebuilds while others
     wait, into a folder renamed into place only when whole."""
     cache = Settings.from_env().local.cache_dir
-    src = model_files(MODELS[name], cache)
     model = MODELS[name]
-    out = Path(cache) / "tagger-encoders" / f"{model.artifact}-{model.version}-float-r{REBUILD}"
+    src = model_files(model, cache)
+    out = cache / "tagger-encoders" / f"{model.artifact}-{model.version}-float-r{REBUILD}"
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out.parent / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
