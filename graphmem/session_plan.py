@@ -214,8 +214,8 @@ class SessionPlanner:
                       for k, rec in enumerate(session.turns, start=first_idx)]
         prepare = getattr(self.extractor, "prepare", None)
         if prepare is not None:  # a batching extractor reads the whole session at once
-            prepare([(p.text, rec.role) for rec, ps in zip(session.turns, all_pieces, strict=True)
-                     for p in ps])
+            prepare([(rec.text, rec.role, [(p.start, p.end) for p in ps])
+                     for rec, ps in zip(session.turns, all_pieces, strict=True)])
         prev_id = prev_turn_id
         for (k, rec), turn_pieces in zip(enumerate(session.turns, start=first_idx), all_pieces,
                                          strict=True):

@@ -89,7 +89,7 @@ def predict(extractor: Any, messages: Sequence[Message]) -> list[list[TaggedFact
         spans = segment(msg.text)
         prepare = getattr(extractor, "prepare", None)
         if prepare is not None:
-            prepare([(msg.text[s:e], "user") for s, e in spans])
+            prepare([(msg.text, "user", spans)])
         facts: list[TaggedFact] = []
         for s, e in spans:
             before = msg.text[max(0, s - CONTEXT_CHARS):s]

@@ -10,6 +10,7 @@ a state told as over ("I lived in Hove for years") becomes the past event the ru
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -136,7 +137,9 @@ def to_candidate(tagged: Any, text: str, version: str,
         else:
             predicate, entry = past, registry.BY_NAME[past]
     when = time_phrase(tagged, text, find_time_expressions(text) if times is None else times)
-    spans = [s for s in (tagged.value, tagged.key, when, tagged.subject_span) if s]
+    # The support is the piece's words (a key or subject read in a sentence before is not).
+    spans = [s for s in (tagged.value, tagged.key, when, tagged.subject_span)
+             if s and 0 <= s.start and s.end <= len(text)]
     start, end = min(s.start for s in spans), max(s.end for s in spans)
     support = text[start:end].strip()
     if not support:
@@ -156,7 +159,8 @@ def to_candidate(tagged: Any, text: str, version: str,
 
 class ModelExtractor:
     """FactCandidates from the learned tagger, for user pieces (the assistant's turns give
-    recommendations, which the rules read). `prepare` tags a whole session's pieces at once."""
+    recommendations, which the rules read). `prepare` tags a whole session's turns at once, each
+    turn's pieces read in context (`ModelTagger.tag_pieces`); `extract` then costs nothing."""
 
     reads_context = False
 
@@ -168,22 +172,36 @@ class ModelExtractor:
         self.tagger = tagger
         self.min_score = min_score
         self.name = f"model:{tagger.version}"
-        self._ready: dict[str, list[FactCandidate]] = {}
+        # a piece's text → the candidates of each time it was prepared, in order (one sentence
+        # said in two turns is read in the context of each)
+        self._ready: dict[str, deque[list[FactCandidate]]] = {}
 
-    def prepare(self, pieces: Sequence[tuple[str, str]]) -> None:
-        """Tag every user piece of `pieces` in batches; `extract` then costs nothing."""
+    def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
+        """Tag the pieces of every user turn of `turns` — (text, role, the pieces' (start,
+        end) in the text) — in batches, each turn's pieces read together where the tagger can
+        (`tag_pieces`), else each alone."""
         self._ready.clear()  # what an earlier session left unread (it failed) is not kept
-        texts = list(dict.fromkeys(t for t, role in pieces if _reads(role) and t.strip()))
-        for text, tagged in zip(texts, self.tagger.tag(texts), strict=True):
-            self._ready[text] = self._candidates(text, tagged)
+        read = [(text, [(s, e) for s, e in spans if text[s:e].strip()])
+                for text, role, spans in turns if _reads(role)]
+        read = [(text, spans) for text, spans in read if spans]
+        in_context = getattr(self.tagger, "tag_pieces", None)
+        if in_context is not None:
+            tagged = in_context(read)
+        else:
+            alone = iter(self.tagger.tag([text[s:e] for text, spans in read for s, e in spans]))
+            tagged = [[next(alone) for _ in spans] for _text, spans in read]
+        for (text, spans), facts in zip(read, tagged, strict=True):
+            for (s, e), found in zip(spans, facts, strict=True):
+                piece = text[s:e]
+                self._ready.setdefault(piece, deque()).append(self._candidates(piece, found))
 
     def extract(self, text: str, role: str) -> list[FactCandidate]:
         if not _reads(role) or not text.strip():
             return []
-        found = self._ready.pop(text, None)
-        if found is None:
-            found = self._candidates(text, self.tagger.tag([text])[0])
-        return found
+        waiting = self._ready.get(text)
+        if waiting:
+            return waiting.popleft()
+        return self._candidates(text, self.tagger.tag([text])[0])
 
     def _candidates(self, text: str, tagged: list[Any]) -> list[FactCandidate]:
         out = []
@@ -230,8 +248,8 @@ class HybridExtractor:
         self.rules, self.model = rules, model
         self.name = f"hybrid:{rules.name}+{model.name}"
 
-    def prepare(self, pieces: Sequence[tuple[str, str]]) -> None:
-        self.model.prepare(pieces)
+    def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
+        self.model.prepare(turns)
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)

@@ -96,13 +96,47 @@ def test_the_model_extractor_tags_a_session_at_once_and_skips_the_assistant():
                          "unsure": [Tagged("lives_in", Span(0, 6, "unsure"), "ongoing",
                                            score=0.2)]})
     ex = ModelExtractor(tagger)
-    ex.prepare([(t, "user"), ("Sounds lovely!", "assistant"), ("unsure", "user")])
+    ex.prepare([(t, "user", [(0, len(t))]), ("Sounds lovely!", "assistant", [(0, 14)]),
+                ("unsure", "user", [(0, 6)])])
     assert tagger.calls == [[t, "unsure"]]
     [c] = ex.extract(t, "user")
     assert (c.predicate, c.value, c.time_text) == ("lives_in", "Hove", "last week")
     assert ex.extract("unsure", "user") == []  # below the score floor
     assert ex.extract("Sounds lovely!", "assistant") == []
     assert tagger.calls == [[t, "unsure"]]  # nothing tagged twice
+
+
+class ContextTagger(FakeTagger):
+    """A tagger that reads pieces in context: the answer depends on the turn a piece is in."""
+
+    def tag_pieces(self, texts):
+        self.calls.append([t for t, _ in texts])
+        return [[self.answers.get((text, text[s:e]), []) for s, e in spans]
+                for text, spans in texts]
+
+
+def test_the_model_extractor_reads_each_piece_in_its_own_turn():
+    """One sentence said in two turns is read in the context of each, and given out in order."""
+    a, b = "My sister is a nurse. She moved to Hull.", "We love the coast. She moved to Hull."
+    piece = "She moved to Hull."
+    hull = span(piece, "Hull")
+    tagger = ContextTagger({(a, piece): [Tagged("lives_in", hull, "starts", subject="sibling")],
+                            (b, piece): [Tagged("lives_in", hull, "starts", subject="other")]})
+    ex = ModelExtractor(tagger)
+    ex.prepare([(a, "user", [(0, 21), (22, len(a))]), (b, "user", [(0, 18), (19, len(b))])])
+    assert tagger.calls == [[a, b]]
+    assert [c.subject for c in ex.extract(piece, "user")] == ["sibling"]
+    assert [c.subject for c in ex.extract(piece, "user")] == ["other"]
+    assert ex.extract("My sister is a nurse.", "user") == []
+
+
+def test_a_subject_named_in_the_sentence_before_names_the_fact_not_its_support():
+    """Read in context, a fact's subject may be named in another piece ("My sister Ines is a
+    nurse. She moved to Hull."): the name is kept, the support is the piece's own words."""
+    t = "She moved to Hull."
+    c = cand(t, predicate="lives_in", value=span(t, "Hull"), change="starts", subject="sibling",
+             subject_span=Span(-25, -11, "my sister Ines"), key=Span(-22, -16, "sister"))
+    assert c.subject == "Ines" and c.support == "Hull"
 
 
 def test_the_hybrid_keeps_every_rule_fact_and_adds_the_models_new_ones():

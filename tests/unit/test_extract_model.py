@@ -167,3 +167,29 @@ def test_tagged_names_are_never_cut(tagger: ModelTagger) -> None:
     for text, facts in zip(texts, tagger.tag(texts), strict=True):
         for f in facts:
             assert (f.value.start, f.value.end) == whole_name(text, f.value.start, f.value.end)
+
+
+def test_pieces_are_read_in_windows_and_given_back_in_their_own_offsets(
+        tagger: ModelTagger) -> None:
+    """`tag_pieces` reads a text's pieces together in windows of at most `max_len` tokens: a
+    fact said after a long run of other sentences is still found (no window is cut short), and
+    every fact comes back in the offsets of the piece its value lies in."""
+    from graphmem.segment import segment
+
+    filler = "The weather was grey and the trains were late again this morning. " * 12
+    text = filler + "Anyway we finally moved to Bristol last month, the new flat is tiny."
+    spans = segment(text)
+    assert len(spans) > 12
+    assert len(tagger.tokenizer.encode(text).ids) >= tagger.max_len  # one window would cut it
+    [per_piece] = tagger.tag_pieces([(text, spans)])
+    assert len(per_piece) == len(spans)
+    for (s, e), facts in zip(spans, per_piece, strict=True):
+        for f in facts:
+            assert text[s:e][f.value.start:f.value.end] == f.value.text
+            if f.time is not None:
+                assert text[s:e][f.time.start:f.time.end] == f.time.text
+    assert any(f.predicate == "lives_in" and f.value.text == "Bristol" for f in per_piece[-1])
+    # one piece alone is read as `tag` reads it
+    one = "sold my old bike on sunday"
+    assert tagger.tag_pieces([(one, [(0, len(one))])]) == [[tagger.tag([one])[0]]]
+    assert tagger.tag_pieces([("", [])]) == [[]]

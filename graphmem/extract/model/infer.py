@@ -21,7 +21,8 @@ import os
 import re
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,47 @@ class ModelTagger:
                                       vp[r, :n], cp[r, :n], sp[r, :n], ap[r, :n])
         return out
 
+    def tag_pieces(self, texts: Sequence[tuple[str, Sequence[tuple[int, int]]]]
+                   ) -> list[list[list[TaggedFact]]]:
+        """The facts of each piece of each text, read in context: consecutive pieces of one
+        text (its sentences, `segment`) are tagged together in windows of up to `max_len`
+        tokens, as the corpus's messages were (a sentence read alone loses what the sentences
+        around it say: whose life it is, that a list is a wish list, that an article is
+        pasted). Each fact belongs to the piece its value is in; its spans are given in the
+        piece's offsets, and a time said in another piece of the window is dropped (a key's
+        and the subject's words are kept: "my sister is a nurse. Ines just moved to Hull")."""
+        budget = self.max_len - 4  # [CLS], [SEP] and a margin for joins
+        windows: list[tuple[int, int, int]] = []  # (text index, first piece, last piece)
+        flat = [(i, s, e) for i, (text, spans) in enumerate(texts) for s, e in spans]
+        counts = [len(enc.ids) for enc in self.tokenizer.encode_batch(
+            [texts[i][0][s:e] for i, s, e in flat], add_special_tokens=False)]
+        at = 0
+        for i, (_text, spans) in enumerate(texts):
+            first, used = 0, 0
+            for j, n in enumerate(counts[at:at + len(spans)]):
+                if j > first and used + n > budget:
+                    windows.append((i, first, j - 1))
+                    first, used = j, 0
+                used += n
+            if spans:
+                windows.append((i, first, len(spans) - 1))
+            at += len(spans)
+        read = self.tag([texts[i][0][spans[a][0]:spans[b][1]]
+                         for i, a, b in windows for spans in (texts[i][1],)])
+        out: list[list[list[TaggedFact]]] = [[[] for _ in spans] for _text, spans in texts]
+        for (i, a, b), facts in zip(windows, read, strict=True):
+            spans, w0 = texts[i][1], texts[i][1][a][0]
+            found: int | None
+            for f in facts:
+                pos = f.value.start + w0
+                found = next((k for k in range(a, b + 1) if spans[k][0] <= pos < spans[k][1]),
+                             None)
+                if found is None or f.value.end + w0 > spans[found][1]:
+                    continue
+                s0, s1 = spans[found]
+                out[i][found].append(_rebased(f, w0 - s0, s1 - s0))
+        return out
+
     def _decode(self, text: str, offsets: list[tuple[int, int]], words: list[int | None],
                 vp: np.ndarray, cp: np.ndarray, sp: np.ndarray,
                 ap: np.ndarray) -> list[TaggedFact]:
@@ -312,6 +354,22 @@ class ModelTagger:
                     f[field] = span
         return [TaggedFact(f["predicate"], f["value"], f["change"], f["subject"], f.get("key"),
                            f.get("time"), f.get("subject_span"), f["score"]) for f in facts]
+
+
+def _rebased(fact: TaggedFact, shift: int, size: int) -> TaggedFact:
+    """`fact` read in a window, in the offsets of its piece (`shift` from the window's to the
+    piece's, `size` the piece's length): a time outside the piece is dropped; a key or subject
+    outside it is kept, its offsets outside the piece."""
+    def moved(span: Span | None, keep: bool) -> Span | None:
+        if span is None:
+            return None
+        s, e = span.start + shift, span.end + shift
+        if not (0 <= s and e <= size) and not keep:
+            return None
+        return Span(s, e, span.text)
+    value = Span(fact.value.start + shift, fact.value.end + shift, fact.value.text)
+    return replace(fact, value=value, key=moved(fact.key, True),
+                   time=moved(fact.time, False), subject_span=moved(fact.subject_span, True))
 
 
 _BENCH_TEXTS = (
