@@ -72,8 +72,12 @@ def _stored_predicate(tagged: Any) -> tuple[str, str] | None:
 # mentioned in the past. So: a plan or a cancellation always; a start or a stop only of a named
 # place, organisation or person ("I start at Brightwell on Monday"); anything else is kept as
 # a mention (searchable, never replacing what was told; a fact of its slot told later ends it).
+# A count told as holding now ("16 fish in the tank now", "we now have 7 rabbits") competes too:
+# its value is a number said outright (`_stored_predicate` keeps only those, with their key), as
+# exact as a named place, and a count that never updates leaves two totals current side by side.
 PLAN_CHANGES = frozenset({"planned", "cancelled"})
 NAMED_CHANGES = frozenset({"starts", "stops"})
+COUNT_CHANGES = frozenset({"ongoing", "starts"})
 NAMED_TYPES = frozenset({registry.ValueType.PLACE, registry.ValueType.ORGANISATION,
                          registry.ValueType.PERSON})
 
@@ -81,6 +85,8 @@ NAMED_TYPES = frozenset({registry.ValueType.PLACE, registry.ValueType.ORGANISATI
 def _competes(entry: Any, change: str, value: str) -> bool:
     if entry.cardinality is registry.Cardinality.EVENT or change in PLAN_CHANGES:
         return True
+    if entry.cardinality is registry.Cardinality.COUNT:
+        return change in COUNT_CHANGES
     return (change in NAMED_CHANGES and entry.value_type in NAMED_TYPES
             and value[:1].isupper())
 
@@ -90,8 +96,9 @@ TimeHit = tuple[int, int, str]
 
 def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     """The time phrase of a tagged fact, as the time grammar reads it (its rules are exact): the
-    grammar's whole phrase where the model's time span overlaps one ("the weekend before last",
-    not "weekend"); the model's span where the grammar finds none there; and where the model
+    grammar's whole phrase where the model's time span overlaps or touches one ("the weekend
+    before last", not "weekend"; "the 3rd of March", not the "for" before it); the model's span
+    where the grammar finds none there; and where the model
     tagged none, for a fact that says a change or an event (not an ongoing state, whose clause's
     time is mostly another event's: "my eldest moves out on Sunday"), the one phrase the grammar
     finds in the value's clause ("sold my old bike three days ago"), if there is exactly one."""
@@ -99,6 +106,9 @@ def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     if span is not None:
         for s, e, words in times:
             if s < span.end and span.start < e:
+                return type(span)(s, e, words)
+        for s, e, words in times:  # the model's span next to the phrase: "booked for | the 3rd"
+            if not text[min(e, span.end):max(s, span.start)].strip():
                 return type(span)(s, e, words)
         return span
     if tagged.change == "ongoing":

@@ -203,7 +203,8 @@ def test_a_state_the_extractor_stated_itself_is_not_added_twice():
 
 def test_only_some_model_states_take_part_in_currency():
     """A model state competes for its slot when it is a start or stop of a named place,
-    organisation or person; a state it reads as holding, or a change of a common noun, is kept
+    organisation or person, or a count said as holding; a state it reads as holding, or a change
+    of a common noun, is kept
     as a mention with no slot (on real chats those drew mostly wrong edges)."""
     def competes(text, predicate, words, change):
         return cand(text, predicate=predicate, value=span(text, words), change=change).competes
@@ -215,6 +216,12 @@ def test_only_some_model_states_take_part_in_currency():
     assert not competes("I started coding last year", "studies", "coding", "starts")
     assert competes("we're moving to Leeds in May", "lives_in", "Leeds", "planned")
     assert competes("passed my driving test", "passed", "driving test", "done")  # an outcome
+    # a count said as holding now is a number said outright: it updates the count before it
+    t = "there are 16 fish in the tank now"
+    c = cand(t, predicate="owns_count", value=span(t, "16"), key=span(t, "fish"), change="ongoing")
+    assert c.predicate == "owns_count:fish" and c.competes
+    c = cand(t, predicate="owns_count", value=span(t, "16"), key=span(t, "fish"), change="done")
+    assert not c.competes  # a count told as over says nothing of now
 
 
 def test_a_model_fact_takes_the_time_grammar_s_whole_phrase() -> None:
@@ -222,6 +229,10 @@ def test_a_model_fact_takes_the_time_grammar_s_whole_phrase() -> None:
     # the model tagged part of the phrase: the grammar's whole phrase is the fact's time
     t = Tagged("ran", span(text, "Bath half"), "done", time=span(text, "weekend"))
     assert to_candidate(t, text, "v").time_text == "the weekend before last"
+    # or only the word before it: the grammar's phrase next to it is the fact's time
+    text = "knee surgery is finally booked for the 3rd of March!!"
+    t = Tagged("plans", span(text, "knee surgery"), "planned", time=span(text, "for"))
+    assert to_candidate(t, text, "v").time_text == "the 3rd of March"
 
 
 def test_a_change_without_a_tagged_time_takes_the_one_phrase_of_its_clause() -> None:

@@ -193,3 +193,49 @@ def test_pieces_are_read_in_windows_and_given_back_in_their_own_offsets(
     one = "sold my old bike on sunday"
     assert tagger.tag_pieces([(one, [(0, len(one))])]) == [[tagger.tag([one])[0]]]
     assert tagger.tag_pieces([("", [])]) == [[]]
+
+
+class _Scripted:
+    """An onnxruntime-like session whose heads say what the test scripts, word by word."""
+
+    def __init__(self, tagger: ModelTagger, text: str, value: dict[str, str],
+                 aux: dict[str, str]) -> None:
+        self.t, self.text, self.value, self.aux = tagger, text, value, aux
+
+    def run(self, _names, feeds):
+        enc = self.t.tokenizer.encode(self.text)
+        n = feeds["input_ids"].shape[1]
+
+        def head(labels: list[str], said: dict[str, str]) -> np.ndarray:
+            out = np.full((1, n, len(labels)), 1e-4, dtype=np.float32)
+            out[0, :, labels.index("O") if "O" in labels else 0] = 1.0
+            for word, label in said.items():
+                at = self.text.index(word)
+                pieces = [i for i, (a, b) in enumerate(enc.offsets[:n])
+                          if b > a and at <= a and b <= at + len(word)]
+                for k, i in enumerate(pieces):
+                    out[0, i, :] = 1e-4
+                    out[0, i, labels.index(label if k == 0 else "I-" + label[2:])] = 1.0
+            return out
+        change = np.zeros((1, n, len(self.t.change_labels)), dtype=np.float32)
+        change[..., self.t.change_labels.index("ongoing")] = 1.0
+        subject = np.zeros((1, n, len(self.t.subject_labels)), dtype=np.float32)
+        subject[..., self.t.subject_labels.index("user")] = 1.0
+        return [head(self.t.value_labels, self.value), change, subject,
+                head(self.t.aux_labels, self.aux)]
+
+
+def test_a_keyed_fact_no_key_was_nearest_to_takes_the_nearest_key() -> None:
+    """A key goes to the value nearest it; a keyed value it did not go to takes the nearest key
+    all the same ("Idles replaced Oasis as my favourite band": both are bands), so that it can be
+    stored; a value of an unkeyed predicate takes none."""
+    base = ModelTagger()
+    text = "Idles replaced Oasis as my favourite band and I moved to Leeds"
+    script = _Scripted(base, text, {"Idles": "B-favorite", "Oasis": "B-favorite",
+                                    "Leeds": "B-lives_in"}, {"band": "B-KEY"})
+    tagger = ModelTagger(session=script)
+    facts = {f.value.text: f for f in tagger.tag([text])[0]}
+    assert set(facts) == {"Idles", "Oasis", "Leeds"}
+    assert facts["Oasis"].key is not None and facts["Oasis"].key.text == "band"
+    assert facts["Idles"].key is not None and facts["Idles"].key.text == "band"
+    assert facts["Leeds"].key is None

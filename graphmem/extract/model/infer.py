@@ -333,6 +333,7 @@ class ModelTagger:
                 facts.append({"predicate": p, "value": span, "change": c, "subject": subject,
                               "score": score})
         # Auxiliary spans: each to the nearest eligible value span (facts sharing it all get it).
+        keys: list[Span] = []
         for typ, t0, t1 in bio_spans(atags, offs):
             span = char_span(t0, t1)
             if span is None:
@@ -340,6 +341,8 @@ class ModelTagger:
             field = {"KEY": "key", "TIME": "time", "SUBJ": "subject_span"}.get(typ)
             if field is None:
                 continue
+            if typ == "KEY":
+                keys.append(span)
             ok = [f for f in facts
                   if (typ != "KEY" or f["predicate"] in KEYED)
                   and (typ != "SUBJ" or f["subject"] != "user")]
@@ -352,6 +355,14 @@ class ModelTagger:
                 old = f.get(field)
                 if old is None or _gap(span, f["value"]) < _gap(old, f["value"]):
                     f[field] = span
+        # A keyed fact no key was nearest to takes the nearest key all the same: one kind said
+        # for two values ("Idles have replaced AM as my favourite band": the band is the key of
+        # both), or a key nearer another value ("my new favourite restaurant is this spot called
+        # Kru"). Without a key such a fact could not be stored at all.
+        for f in facts:
+            if keys and f["predicate"] in KEYED and f.get("key") is None:
+                value: Span = f["value"]
+                f["key"] = min(keys, key=lambda k: _gap(k, value))
         return [TaggedFact(f["predicate"], f["value"], f["change"], f["subject"], f.get("key"),
                            f.get("time"), f.get("subject_span"), f["score"]) for f in facts]
 
