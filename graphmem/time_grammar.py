@@ -157,10 +157,13 @@ PHRASES: list[Phrase] = [
        "next month", "last year", where=(Where(_NOT_THE, _NOT_OF),)),
     _p("within", r"(?P<w>earlier|later) (?:this|in the) (?P<u>week|month|year)", R.within,
        _UNIT_CUES, "earlier this week", "later in the year"),
-    _p("weekend", rf"(?P<w>{_NEAR}|the) weekend", R.weekend, _UNIT_CUES,
-       "last weekend", "this past weekend", "over the weekend",
-       where=(Where(_NOT_THE + r"(?!the\s)", _NOT_OF),
-              Where(r"\b(?:over|on|during|at)\s+(?=the\s)"))),
+    # "the whole weekend", "all weekend": the weekend said of what filled it ("spent the whole
+    # weekend camping"), with any word before it
+    _p("weekend", rf"(?:(?P<w>{_NEAR}|the)(?: whole| entire)?|all) weekend", R.weekend, _UNIT_CUES,
+       "last weekend", "this past weekend", "over the weekend", "the whole weekend", "all weekend",
+       where=(Where(_NOT_THE + r"(?!the\s)(?!all\s)", _NOT_OF),
+              Where(r"\b(?:over|on|during|at)\s+(?=the\s)"),
+              Where(r"\b(?=(?:the\s+(?:whole|entire)|all)\s+weekend)", _NOT_OF))),
     _p("weekday", rf"(?:(?P<w>{_NEAR}) )?(?P<d><WD>)(?: <POD>)?", R.weekday, _WEEKDAY_CUES,
        "last Friday", "on Tuesday", "this coming Monday", "Sunday morning",
        where=tuple(Where(_NOT_THE + b, r"\b(?!\s+<POD>s\b)") for b in (  # "on Saturday mornings"
@@ -194,6 +197,9 @@ PHRASES: list[Phrase] = [
     _p("before_last", r"(?:the )?(?P<d><WD>) before last", R.before_last, _WEEKDAY_CUES,
        "the Friday before last"),
     _p("just_gone", r"(?P<d><WD>) just gone", R.just_gone, _WEEKDAY_CUES, "Monday just gone"),
+    # "a week ago Sunday", "a week last Friday": the one before last
+    _p("week_ago_weekday", r"a week (?:ago|last) (?:last )?(?P<d><WD>)", R.before_last,
+       _WEEKDAY_CUES, "a week ago Sunday", "a week last Friday"),
     _p("week_on", r"(?:a week (?:on|from|this|next) (?P<d><WD>)|(?P<d2><WD>) week)", R.week_on,
        _WEEKDAY_CUES, "a week on Friday", "Friday week"),
     _p("week_from", r"(?:(?P<a>tomorrow|today) week|a week (?:from )?(?P<b>today|tomorrow))",
@@ -246,6 +252,12 @@ PHRASES: list[Phrase] = [
        "2023-05-14", where=(Where(r"(?<![\d/.-])", r"(?![\d/])"),)),
     _p("us_date", r"(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4}|\d{2})", R.us, _DIGIT_CUES,
        "5/14/2023", "14/5/23", where=(Where(r"(?<![\d/.-])", r"(?![\d/])"),)),
+    # a day and month in figures, said as a day ("on 10/23", "on 23/10"): read only where one
+    # order is impossible (a part above 12), the year the nearest in the tense's direction
+    _p("short_date", r"(?P<a>\d{1,2})/(?P<b>\d{1,2})", R.short_date, _DIGIT_CUES,
+       "on 10/23", "on 23/10",
+       where=(Where(r"(?<![\w/])on\s+(?=(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])(?![\d/.])"
+                    r"|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?![\d/.]))", r"(?![\d/.])"),)),
     # years
     _p("year", r"(?:the year )?<PART>(?P<y>(?:19|20)\d\d)\b", R.year, _DIGIT_CUES,
        "in 2019", "back in the year 2001", "during late 2022",

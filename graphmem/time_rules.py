@@ -297,6 +297,17 @@ def us(c: Ctx, g: dict[str, Any]) -> Range:
     return c.day(date(y, m, d))
 
 
+def short_date(c: Ctx, g: dict[str, Any]) -> Range | None:
+    """d/m or m/d with no year: only where the other order is no date (one part above 12); an
+    ambiguous "5/6" is not read."""
+    a, b = int(g["a"]), int(g["b"])
+    if a > 12 >= b >= 1:
+        return dated(c, b, a, None)
+    if b > 12 >= a >= 1:
+        return dated(c, a, b, None)
+    return None
+
+
 def year(c: Ctx, g: dict[str, Any]) -> Range:
     return month_part(c.year(int(g["y"])), g["p"])
 

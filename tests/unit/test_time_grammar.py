@@ -64,3 +64,22 @@ def test_every_phrase_the_finder_finds_is_one_the_resolver_reads(sentence: str) 
     for _, _, text in found:
         assert phrase_of(text) is not None, text
         assert resolve_time_expression(text, SAT).resolved, text
+
+
+@pytest.mark.parametrize(("text", "day"), [
+    ("my bike got stolen a week ago Sunday outside the library", "2023-05-07"),
+    ("we spent the whole weekend camping", "2023-05-20"),  # on a Saturday: this one
+    ("the booster I got on 10/23 still aches", "2022-10-23"),
+    ("flying out on 23/10 for a week", "2022-10-23"),
+])
+def test_new_day_phrases_resolve_said_of_the_past(text: str, day: str) -> None:
+    """Said on Saturday 20 May 2023, of the past."""
+    [(_s, _e, words)] = find_time_expressions(text)
+    got = resolve_time_expression(words, SAT, prefer="past")
+    assert got.start is not None and got.start.date().isoformat() == day
+
+
+@pytest.mark.parametrize("text", ["let's meet on 5/6", "rated it 10/10", "on 3/4 of the days",
+                                  "on 13/20 of the tries"])
+def test_a_day_and_month_in_figures_is_read_only_where_one_order_is_a_date(text: str) -> None:
+    assert find_time_expressions(text) == []
