@@ -157,13 +157,14 @@ PHRASES: list[Phrase] = [
        "next month", "last year", where=(Where(_NOT_THE, _NOT_OF),)),
     _p("within", r"(?P<w>earlier|later) (?:this|in the) (?P<u>week|month|year)", R.within,
        _UNIT_CUES, "earlier this week", "later in the year"),
-    # "the whole weekend", "all weekend": the weekend said of what filled it ("spent the whole
-    # weekend camping"), with any word before it
-    _p("weekend", rf"(?:(?P<w>{_NEAR}|the)(?: whole| entire)?|all) weekend", R.weekend, _UNIT_CUES,
-       "last weekend", "this past weekend", "over the weekend", "the whole weekend", "all weekend",
-       where=(Where(_NOT_THE + r"(?!the\s)(?!all\s)", _NOT_OF),
+    # "the whole weekend": the weekend said of what filled it ("spent the whole weekend
+    # camping"), with any word before it ("all weekend" is as often a habit: not read)
+    _p("weekend", rf"(?P<w>{_NEAR}|the)(?: whole| entire)? weekend", R.weekend, _UNIT_CUES,
+       "last weekend", "this past weekend", "over the weekend", "the whole weekend",
+       where=(Where(_NOT_THE + r"(?!the\s)", _NOT_OF),
               Where(r"\b(?:over|on|during|at)\s+(?=the\s)"),
-              Where(r"\b(?=(?:the\s+(?:whole|entire)|all)\s+weekend)", _NOT_OF))),
+              Where(r"\b(?=the\s+(?:whole|entire)\s+weekend)",
+                    _NOT_OF + r"(?!\s+(?:before\s+last|after\s+next))"))),
     _p("weekday", rf"(?:(?P<w>{_NEAR}) )?(?P<d><WD>)(?: <POD>)?", R.weekday, _WEEKDAY_CUES,
        "last Friday", "on Tuesday", "this coming Monday", "Sunday morning",
        where=tuple(Where(_NOT_THE + b, r"\b(?!\s+<POD>s\b)") for b in (  # "on Saturday mornings"
@@ -204,8 +205,9 @@ PHRASES: list[Phrase] = [
        _WEEKDAY_CUES, "a week on Friday", "Friday week"),
     _p("week_from", r"(?:(?P<a>tomorrow|today) week|a week (?:from )?(?P<b>today|tomorrow))",
        R.week_from, "week", "tomorrow week", "a week today"),
-    _p("weekend_apart", r"the weekend (?P<w>before last|after next)", R.weekend_apart,
-       "weekend weekends", "the weekend after next"),
+    _p("weekend_apart", r"the (?:whole |entire )?weekend (?P<w>before last|after next)",
+       R.weekend_apart, "weekend weekends", "the weekend after next",
+       "the whole weekend before last"),
     _p("weekends_ago", r"(?P<n><NUM>) weekends ago", R.weekends_ago, "weekend weekends",
        "two weekends ago"),
     _p("weekdays_ago", r"(?P<n><NUM>) (?P<d><WD>)s (?:ago|back)", R.weekdays_ago, "ago back",
@@ -256,8 +258,9 @@ PHRASES: list[Phrase] = [
     # order is impossible (a part above 12), the year the nearest in the tense's direction
     _p("short_date", r"(?P<a>\d{1,2})/(?P<b>\d{1,2})", R.short_date, _DIGIT_CUES,
        "on 10/23", "on 23/10",
-       where=(Where(r"(?<![\w/])on\s+(?=(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])(?![\d/.])"
-                    r"|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?![\d/.]))", r"(?![\d/.])"),)),
+       where=(Where(r"(?<![\w/])on\s+(?!24/7\b)(?=(?:1[3-9]|2\d|3[01])/(?:0?[1-9]|1[0-2])\b"
+                    r"|(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])\b)",
+                    r"(?![\d/])(?!\.\d)<AHEAD_ENDS>"),)),
     # years
     _p("year", r"(?:the year )?<PART>(?P<y>(?:19|20)\d\d)\b", R.year, _DIGIT_CUES,
        "in 2019", "back in the year 2001", "during late 2022",

@@ -10,7 +10,8 @@ a state told as over ("I lived in Hove for years") becomes the past event the ru
 
 from __future__ import annotations
 
-from collections import deque
+import re
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -164,7 +165,10 @@ def to_candidate(tagged: Any, text: str, version: str,
         roles=[RoleRef(role, tagged.value.text, kind)],
         time_text=when.text if when else None,
         extracted_by=f"model:{version}",
-        competes=_competes(entry, change, value))
+        # someone other than the user, named nowhere up to the fact's sentence: the words that
+        # say who may be a later sentence's, so the fact is kept as a mention
+        competes=_competes(entry, change, value)
+        and (tagged.subject == "user" or tagged.subject_span is not None))
 
 
 class ModelExtractor:
@@ -214,16 +218,40 @@ class ModelExtractor:
         return self._candidates(text, self.tagger.tag([text])[0])
 
     def _candidates(self, text: str, tagged: list[Any]) -> list[FactCandidate]:
-        out = []
         times = find_time_expressions(text) if tagged else []
         sellers = _sellers(text, tagged)
+        made = []
         for t in tagged:
             if t.score < self.min_score or id(t) in sellers:
                 continue
             cand = to_candidate(t, text, self.tagger.version, times)
             if cand is not None:
-                out.append(cand)
+                made.append((t, cand))
+        _unsure_counts(text, made)
+        out = [cand for _t, cand in made]
         return with_brought(out)  # the states its events bring (the registry's `brings`)
+
+
+# A number that counts a part or a change, not a total: "2 more cats", "3 of the 5 books",
+# "3 out of 4", "another 2 hens".
+_PART_AFTER = re.compile(r"\s*(?:more|extra|other|of|out)\b", re.IGNORECASE)
+_PART_BEFORE = re.compile(r"(?:another|extra|more)\s*$", re.IGNORECASE)
+
+
+def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
+    """Counts that do not compete: two numbers for one count in a piece ("I don't have 3 cats,
+    just 2": which is the total is not the model's to say), or a number said as a part or a
+    change ("2 more cats")."""
+    def is_count(c: FactCandidate) -> bool:
+        entry = registry.lookup(c.predicate)
+        return c.competes and entry is not None and entry.cardinality is registry.Cardinality.COUNT
+    counts = [(t, c) for t, c in made if is_count(c)]
+    slots = Counter((c.subject, c.predicate) for _t, c in counts)
+    for t, c in counts:
+        told_as_part = (_PART_AFTER.match(text, t.value.end)
+                        or _PART_BEFORE.search(text, 0, t.value.start))
+        if slots[(c.subject, c.predicate)] > 1 or told_as_part:
+            c.competes = False
 
 
 # The purchases whose clause's organisation is where the thing was got, not an employer.

@@ -222,6 +222,27 @@ def test_only_some_model_states_take_part_in_currency():
     assert c.predicate == "owns_count:fish" and c.competes
     c = cand(t, predicate="owns_count", value=span(t, "16"), key=span(t, "fish"), change="done")
     assert not c.competes  # a count told as over says nothing of now
+    # someone else's state, with no words saying whose up to its sentence, is a mention
+    t = "moved to Hull last week"
+    c = cand(t, predicate="lives_in", value=span(t, "Hull"), change="starts", subject="sibling")
+    assert not c.competes
+    c = cand(t, predicate="lives_in", value=span(t, "Hull"), change="starts", subject="sibling",
+             subject_span=Span(-15, -1, "My sister Ines"))
+    assert c.competes and c.subject == "Ines"
+
+
+def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():
+    def counts(text, *facts):
+        tagger = FakeTagger({text: [Tagged("owns_count", span(text, n), "ongoing",
+                                           key=span(text, k)) for n, k in facts]})
+        return {c.value: c.competes for c in ModelExtractor(tagger).extract(text, "user")
+                if c.predicate.startswith("owns_count")}
+    assert counts("we have 7 rabbits now", ("7", "rabbits")) == {"7": True}
+    assert counts("I got 2 more cats yesterday", ("2", "cats")) == {"2": False}
+    assert counts("I have 3 of the 5 books", ("3", "books")) == {"3": False}
+    assert counts("adopted another 2 hens", ("2", "hens")) == {"2": False}
+    assert counts("I don't have 3 cats, just 2", ("3", "cats"), ("2", "cats")) == {
+        "3": False, "2": False}
 
 
 def test_a_model_fact_takes_the_time_grammar_s_whole_phrase() -> None:

@@ -199,8 +199,9 @@ class _Scripted:
     """An onnxruntime-like session whose heads say what the test scripts, word by word."""
 
     def __init__(self, tagger: ModelTagger, text: str, value: dict[str, str],
-                 aux: dict[str, str]) -> None:
+                 aux: dict[str, str], subject: dict[str, str] | None = None) -> None:
         self.t, self.text, self.value, self.aux = tagger, text, value, aux
+        self.subject = subject or {}
 
     def run(self, _names, feeds):
         enc = self.t.tokenizer.encode(self.text)
@@ -221,6 +222,12 @@ class _Scripted:
         change[..., self.t.change_labels.index("ongoing")] = 1.0
         subject = np.zeros((1, n, len(self.t.subject_labels)), dtype=np.float32)
         subject[..., self.t.subject_labels.index("user")] = 1.0
+        for word, label in self.subject.items():
+            at = self.text.index(word)
+            for i, (a, b) in enumerate(enc.offsets[:n]):
+                if b > a and at <= a and b <= at + len(word):
+                    subject[0, i, :] = 0.0
+                    subject[0, i, self.t.subject_labels.index(label)] = 1.0
         return [head(self.t.value_labels, self.value), change, subject,
                 head(self.t.aux_labels, self.aux)]
 
@@ -239,3 +246,30 @@ def test_a_keyed_fact_no_key_was_nearest_to_takes_the_nearest_key() -> None:
     assert facts["Oasis"].key is not None and facts["Oasis"].key.text == "band"
     assert facts["Idles"].key is not None and facts["Idles"].key.text == "band"
     assert facts["Leeds"].key is None
+
+
+def test_in_a_window_a_time_stays_in_its_sentence_and_a_subject_comes_from_before() -> None:
+    """Read in a window of sentences, a time or key is attached only within its sentence, and a
+    subject's words only to facts of their sentence or a later one: "Yesterday" opening the next
+    sentence is not the move's time, and "She lives in Spain" does not take the words of the
+    sister named after it."""
+    base = ModelTagger()
+    text = ("My mum is a nurse. I moved to Leeds. Yesterday I quit Tesco. She lives in Spain. "
+            "My sister Ines is a chef.")
+    bounds = [(0, 18), (19, 36), (37, 60), (61, 80), (81, len(text))]
+    script = _Scripted(base, text, {"nurse": "B-occupation", "Leeds": "B-lives_in",
+                                    "Tesco": "B-works_at", "Spain": "B-lives_in",
+                                    "chef": "B-occupation"},
+                       {"Yesterday": "B-TIME", "My mum": "B-SUBJ", "My sister Ines": "B-SUBJ"},
+                       {"nurse": "parent", "Spain": "parent", "chef": "sibling"})
+    tagger = ModelTagger(session=script)
+    facts = {f.value.text: f for f in tagger.tag([text], [bounds])[0]}
+    assert facts["Leeds"].time is None
+    assert facts["Tesco"].time is not None and facts["Tesco"].time.text == "Yesterday"
+    spans = {v: f.subject_span.text if f.subject_span else None for v, f in facts.items()}
+    # each subject's words go to the nearest fact they may: never to "Spain", before them
+    assert spans == {"nurse": "My mum", "Leeds": None, "Tesco": None, "Spain": None,
+                     "chef": "My sister Ines"}
+    # read as one message, the nearest time wins across the sentence break
+    whole = {f.value.text: f for f in tagger.tag([text])[0]}
+    assert whole["Leeds"].time is not None

@@ -231,7 +231,11 @@ class ModelTagger:
                 mask[:] = True
             self._change_mask[lab[2:]] = mask
 
-    def tag(self, texts: list[str]) -> list[list[TaggedFact]]:
+    def tag(self, texts: list[str], bounds: Sequence[Sequence[tuple[int, int]]] | None = None
+            ) -> list[list[TaggedFact]]:
+        """The facts of each text; `bounds`: each text's pieces (sentences, in its offsets),
+        across which no time or key is attached and no subject is taken from a later piece (a
+        window of sentences, `tag_pieces`); by default a text is one piece."""
         if not texts:
             return []
         encs = self.tokenizer.encode_batch(list(texts), add_special_tokens=True)
@@ -241,7 +245,8 @@ class ModelTagger:
             for r, i in enumerate(idx):
                 n = len(encs[i].ids)
                 out[i] = self._decode(texts[i], encs[i].offsets[:n], encs[i].word_ids[:n],
-                                      vp[r, :n], cp[r, :n], sp[r, :n], ap[r, :n])
+                                      vp[r, :n], cp[r, :n], sp[r, :n], ap[r, :n],
+                                      bounds[i] if bounds is not None else ())
         return out
 
     def tag_pieces(self, texts: Sequence[tuple[str, Sequence[tuple[int, int]]]]
@@ -251,25 +256,32 @@ class ModelTagger:
         tokens, as the corpus's messages were (a sentence read alone loses what the sentences
         around it say: whose life it is, that a list is a wish list, that an article is
         pasted). Each fact belongs to the piece its value is in; its spans are given in the
-        piece's offsets, and a time said in another piece of the window is dropped (a key's
-        and the subject's words are kept: "my sister is a nurse. Ines just moved to Hull")."""
-        budget = self.max_len - 4  # [CLS], [SEP] and a margin for joins
+        piece's offsets. A time or key is attached only within a piece; a subject's words may
+        come from a piece before ("My sister Ines is a nurse. She moved to Hull."), with offsets
+        before the piece's start."""
+        budget = self.max_len - 2  # [CLS] and [SEP]
         windows: list[tuple[int, int, int]] = []  # (text index, first piece, last piece)
-        flat = [(i, s, e) for i, (text, spans) in enumerate(texts) for s, e in spans]
-        counts = [len(enc.ids) for enc in self.tokenizer.encode_batch(
-            [texts[i][0][s:e] for i, s, e in flat], add_special_tokens=False)]
+        # each piece's tokens, and those of the text between it and the piece before (closing
+        # quotes, a dash rule between paragraphs): both are in a window
+        parts = [text[s:e] if k % 2 else text[spans[j - 1][1] if j else s:s]
+                 for text, spans in texts for j, (s, e) in enumerate(spans) for k in (0, 1)]
+        counts = [len(enc.ids) for enc in self.tokenizer.encode_batch(parts,
+                                                                      add_special_tokens=False)]
         at = 0
         for i, (_text, spans) in enumerate(texts):
             first, used = 0, 0
-            for j, n in enumerate(counts[at:at + len(spans)]):
-                if j > first and used + n > budget:
+            for j in range(len(spans)):
+                gap, n = counts[at + 2 * j], counts[at + 2 * j + 1]
+                if j > first and used + gap + n > budget:
                     windows.append((i, first, j - 1))
                     first, used = j, 0
-                used += n
+                used += n + (gap if j > first else 0)
             if spans:
                 windows.append((i, first, len(spans) - 1))
-            at += len(spans)
+            at += 2 * len(spans)
         read = self.tag([texts[i][0][spans[a][0]:spans[b][1]]
+                         for i, a, b in windows for spans in (texts[i][1],)],
+                        [[(s - spans[a][0], e - spans[a][0]) for s, e in spans[a:b + 1]]
                          for i, a, b in windows for spans in (texts[i][1],)])
         out: list[list[list[TaggedFact]]] = [[[] for _ in spans] for _text, spans in texts]
         for (i, a, b), facts in zip(windows, read, strict=True):
@@ -287,7 +299,7 @@ class ModelTagger:
 
     def _decode(self, text: str, offsets: list[tuple[int, int]], words: list[int | None],
                 vp: np.ndarray, cp: np.ndarray, sp: np.ndarray,
-                ap: np.ndarray) -> list[TaggedFact]:
+                ap: np.ndarray, bounds: Sequence[tuple[int, int]] = ()) -> list[TaggedFact]:
         real = [i for i, (a, b) in enumerate(offsets) if b > a]
         if not real:
             return []
@@ -332,7 +344,11 @@ class ModelTagger:
             for p, c in zip(preds, changes, strict=True):
                 facts.append({"predicate": p, "value": span, "change": c, "subject": subject,
                               "score": score})
-        # Auxiliary spans: each to the nearest eligible value span (facts sharing it all get it).
+        # Auxiliary spans: each to the nearest eligible value span (facts sharing it all get it),
+        # in the value's own piece; a subject also to the pieces after its own ("My sister Ines
+        # is a nurse. She moved to Hull."), never to one before it.
+        def piece(at: int) -> int:
+            return next((k for k, (a, b) in enumerate(bounds) if a <= at < b), 0)
         keys: list[Span] = []
         for typ, t0, t1 in bio_spans(atags, offs):
             span = char_span(t0, t1)
@@ -343,9 +359,12 @@ class ModelTagger:
                 continue
             if typ == "KEY":
                 keys.append(span)
+            at = piece(span.start)
             ok = [f for f in facts
                   if (typ != "KEY" or f["predicate"] in KEYED)
-                  and (typ != "SUBJ" or f["subject"] != "user")]
+                  and (typ != "SUBJ" or f["subject"] != "user")
+                  and (piece(f["value"].start) >= at if typ == "SUBJ"
+                       else piece(f["value"].start) == at)]
             if not ok:
                 continue
             best = min(_gap(span, f["value"]) for f in ok)
@@ -359,10 +378,17 @@ class ModelTagger:
         # for two values ("Idles have replaced AM as my favourite band": the band is the key of
         # both), or a key nearer another value ("my new favourite restaurant is this spot called
         # Kru"). Without a key such a fact could not be stored at all.
+        # Only a key of its own piece, and not one another predicate's fact holds ("I have two
+        # dogs and my son's favourite food is pizza": "dogs" is the count's).
+        held = {(f["key"].start, f["predicate"]) for f in facts if f.get("key") is not None}
         for f in facts:
-            if keys and f["predicate"] in KEYED and f.get("key") is None:
-                value: Span = f["value"]
-                f["key"] = min(keys, key=lambda k: _gap(k, value))
+            if f["predicate"] not in KEYED or f.get("key") is not None:
+                continue
+            value: Span = f["value"]
+            mine = [k for k in keys if piece(k.start) == piece(value.start)
+                    and all(p == f["predicate"] for at, p in held if at == k.start)]
+            if mine:
+                f["key"] = min(mine, key=lambda k: _gap(k, value))
         return [TaggedFact(f["predicate"], f["value"], f["change"], f["subject"], f.get("key"),
                            f.get("time"), f.get("subject_span"), f["score"]) for f in facts]
 
