@@ -88,6 +88,10 @@ def _competes(entry: Any, change: str, value: str) -> bool:
         return True
     if entry.cardinality is registry.Cardinality.COUNT:
         return change in COUNT_CHANGES
+    if entry.cardinality is registry.Cardinality.STANCE:
+        # a stance's slot is the thing itself: a change said of it can end only a stance
+        # told of the same thing ("I actually like olives now" ends "I hate olives")
+        return change in NAMED_CHANGES
     return (change in NAMED_CHANGES and entry.value_type in NAMED_TYPES
             and value[:1].isupper())
 

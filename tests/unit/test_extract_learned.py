@@ -216,6 +216,10 @@ def test_only_some_model_states_take_part_in_currency():
     assert not competes("I started coding last year", "studies", "coding", "starts")
     assert competes("we're moving to Leeds in May", "lives_in", "Leeds", "planned")
     assert competes("passed my driving test", "passed", "driving test", "done")  # an outcome
+    # a stance's change competes in the slot of the thing it names, and only there
+    assert competes("I actually like olives now??", "likes", "olives", "starts")
+    assert competes("gone right off sushi", "likes", "sushi", "stops")
+    assert not competes("I love olives", "likes", "olives", "ongoing")
     # a count said as holding now is a number said outright: it updates the count before it
     t = "there are 16 fish in the tank now"
     c = cand(t, predicate="owns_count", value=span(t, "16"), key=span(t, "fish"), change="ongoing")
