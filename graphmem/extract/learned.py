@@ -196,19 +196,12 @@ class ModelExtractor:
 
     def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
         """Tag the pieces of every user turn of `turns` — (text, role, the pieces' (start,
-        end) in the text) — in batches, each turn's pieces read together where the tagger can
-        (`tag_pieces`), else each alone."""
+        end) in the text) — in batches, each turn's pieces read together (`tag_pieces`)."""
         self._ready.clear()  # what an earlier session left unread (it failed) is not kept
         read = [(text, [(s, e) for s, e in spans if text[s:e].strip()])
                 for text, role, spans in turns if _reads(role)]
         read = [(text, spans) for text, spans in read if spans]
-        in_context = getattr(self.tagger, "tag_pieces", None)
-        if in_context is not None:
-            tagged = in_context(read)
-        else:
-            alone = iter(self.tagger.tag([text[s:e] for text, spans in read for s, e in spans]))
-            tagged = [[next(alone) for _ in spans] for _text, spans in read]
-        for (text, spans), facts in zip(read, tagged, strict=True):
+        for (text, spans), facts in zip(read, self.tagger.tag_pieces(read), strict=True):
             for (s, e), found in zip(spans, facts, strict=True):
                 piece = text[s:e]
                 self._ready.setdefault(piece, deque()).append(self._candidates(piece, found))

@@ -395,18 +395,15 @@ class ModelTagger:
 
 def _rebased(fact: TaggedFact, shift: int, size: int) -> TaggedFact:
     """`fact` read in a window, in the offsets of its piece (`shift` from the window's to the
-    piece's, `size` the piece's length): a time outside the piece is dropped; a key or subject
-    outside it is kept, its offsets outside the piece."""
-    def moved(span: Span | None, keep: bool) -> Span | None:
-        if span is None:
-            return None
-        s, e = span.start + shift, span.end + shift
-        if not (0 <= s and e <= size) and not keep:
-            return None
-        return Span(s, e, span.text)
-    value = Span(fact.value.start + shift, fact.value.end + shift, fact.value.text)
-    return replace(fact, value=value, key=moved(fact.key, True),
-                   time=moved(fact.time, False), subject_span=moved(fact.subject_span, True))
+    piece's, `size` its length). Its time and key start in the piece (`_decode` keeps them
+    there); a time running past the piece's end is dropped; a subject's words may lie before
+    the piece, at offsets below 0."""
+    def moved(span: Span | None) -> Span | None:
+        return None if span is None else Span(span.start + shift, span.end + shift, span.text)
+    time = moved(fact.time)
+    return replace(fact, value=moved(fact.value) or fact.value, key=moved(fact.key),
+                   time=time if time is None or time.end <= size else None,
+                   subject_span=moved(fact.subject_span))
 
 
 _BENCH_TEXTS = (
