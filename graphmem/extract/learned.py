@@ -225,6 +225,7 @@ class ModelExtractor:
             if cand is not None:
                 made.append((t, cand))
         _unsure_counts(text, made)
+        _not_this_occasion(text, made)
         out = [cand for _t, cand in made]
         return with_brought(out)  # the states its events bring (the registry's `brings`)
 
@@ -249,6 +250,25 @@ def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
                         or _PART_BEFORE.search(text, 0, t.value.start))
         if slots[(c.subject, c.predicate)] > 1 or told_as_part:
             c.competes = False
+
+
+# An occasion before the one being told of: "the art museum last time I was in Chicago", "back
+# when I lived in Leeds" ("my first time in Rome", "never been there before" tell of this one).
+_EARLIER_OCCASION = re.compile(
+    r"\b(?:(?:last|previous|other)\s+time|previously|back\s+when|in\s+the\s+past)\b",
+    re.IGNORECASE)
+
+
+def _not_this_occasion(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
+    """Events told of an earlier occasion than the one being talked about are kept as mentions:
+    "I did go to the Art Institute of Chicago last time I was in Chicago", said of a trip still
+    ahead, fulfils no plan (a mention closes none)."""
+    for t, c in made:
+        entry = registry.lookup(c.predicate)
+        if c.competes and entry is not None and entry.closes_plan and c.modality == "asserted":
+            c0, c1 = P.clause(text, t.value.start)
+            if _EARLIER_OCCASION.search(text, c0, c1):
+                c.competes = False
 
 
 # The purchases whose clause's organisation is where the thing was got, not an employer.

@@ -254,6 +254,28 @@ def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():
         "3": False, "2": False}
 
 
+def test_an_event_told_of_an_earlier_occasion_closes_no_plan() -> None:
+    PAST = {"lives_in": "lived_in"}  # a state told as over is its past event
+
+    def competes(text: str, predicate: str, value: str) -> bool:
+        tagger = FakeTagger({text: [Tagged(predicate, span(text, value), "done")]})
+        [cand] = [c for c in ModelExtractor(tagger).extract(text, "user")
+                  if c.predicate == PAST.get(predicate, predicate)]
+        return cand.competes
+    # said of a trip still ahead: the museum was seen on an earlier visit
+    assert not competes("But I did go to the Art Institute of Chicago last time I was in Chicago",
+                        "traveled_to", "Chicago")
+    assert not competes("we went to Rome previously and loved it", "traveled_to", "Rome")
+    # the occasion told of is this one: it may fulfil a plan
+    assert competes("It was my first time in Rome and we loved it", "traveled_to", "Rome")
+    assert competes("had never been to Tokyo before, it was amazing", "traveled_to", "Tokyo")
+    # another clause's "last time" says nothing of this one
+    assert competes("last time we talked I was nervous, but I ran the Bath half!", "ran",
+                    "Bath half")
+    # a past state's event is not a plan's outcome: it keeps ending the state
+    assert competes("back when I lived in Leeds", "lives_in", "Leeds")
+
+
 def test_a_model_fact_takes_the_time_grammar_s_whole_phrase() -> None:
     text = "ran the Bath half the weekend before last, 1:52!"
     # the model tagged part of the phrase: the grammar's whole phrase is the fact's time
