@@ -19,6 +19,7 @@ from typing import Any
 from . import predicates as P
 from .entities import normalise_name
 from .models import FAMILY_COUNTS, STUDENT_HEADS
+from .plan_keys import PLAN_STOP_WORDS
 from .plan_keys import plan_key as plan_key  # re-exported: callers read a plan's key here
 from .store import currency as store
 from .store.currency import FavoriteValue, HeldFact, SlotFactRecord
@@ -410,7 +411,9 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
     session, that happened no earlier. A longer thing's outcome closes no shorter plan: running
     the Chicago marathon says nothing of a trip to Chicago. Only a name counts, as the user wrote
     it (capitalised): "thinking of getting a shoe organizer" names no shoe rack planned before
-    (a wrong edge of the audit of 2026-12-04)."""
+    (a wrong edge of the audit of 2026-12-04); and only the name alone: an outcome that names
+    something else too is about that ("binge-watching The Crown on Netflix" is no outcome of
+    "contact Netflix customer support", a wrong edge of the audit of 2026-12-04)."""
     decided = {d.id: d for d in total.facts}
     for short, facts in by_slot.items():
         if "|plan|" not in short:
@@ -433,9 +436,13 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
 
 
 def _names(value: str | None, thing: str) -> bool:
-    """Whether `value` says `thing` as a name: each of its words there, capitalised."""
-    said = {w.strip(".,!?'’\"") for w in (value or "").split() if w[:1].isupper()}
-    return bool(thing) and all(any(normalise_name(w) == t for w in said) for t in thing.split())
+    """Whether `value` names `thing` and nothing else: each of its words there, capitalised, and
+    no other name ("the" or a month may start a phrase: they name nothing)."""
+    said = {normalise_name(w.strip(".,!?'’\"()")) for w in (value or "").split()
+            if w[:1].isupper()}
+    said -= PLAN_STOP_WORDS
+    words = set(thing.split())
+    return bool(words) and words <= said and said <= words
 
 
 def _is_student(fact: SlotFact) -> bool:

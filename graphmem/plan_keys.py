@@ -10,6 +10,7 @@ from .entities import normalise_name
 
 _PLAN_STOP = frozenset((*CW.MONTHS, *CW.WEEKDAYS, *CW.SEASONS, *CW.HOLIDAYS,
                        *"i the a an my our there here".split()))
+PLAN_STOP_WORDS = _PLAN_STOP  # words that name no thing, capitalised or not
 _NOT_MODIFIER = _PLAN_STOP | frozenset("""to of for in on at with from during some their his her
 its your this that these those and or by up out off about into over""".split())
 _PLAN_WORD = re.compile(r"[A-Za-z][\w'’&.-]*")

@@ -445,6 +445,14 @@ def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
     ran = fact("r", "ran", "the Berlin marathon", dt(4, 20))
     d = decide_slots({"user|plan|berlin": [trip], "user|plan|berlin marathon": [ran]})
     assert by_id(d)["t"].status == "active" and d.links == []
+    # only the name alone: an outcome naming something else too is about that
+    support = fact("n", "plans", "contact Netflix customer support", dt(2, 1), modality="planned")
+    show = fact("w", "finished", 'binge-watching Season 3 of "The Crown" on Netflix', dt(3, 1))
+    d = decide_slots({"user|plan|netflix customer": [support], "user|plan|netflix": [show]})
+    assert by_id(d)["n"].status == "active" and d.links == []
+    off = fact("o", "cancelled", "the call to Netflix", dt(3, 2))
+    d = decide_slots({"user|plan|netflix customer": [support], "user|plan|netflix": [off]})
+    assert by_id(d)["n"].status == "superseded"
 
 
 def test_a_commitment_ahead_is_closed_by_a_later_outcome_as_a_plan_is():
