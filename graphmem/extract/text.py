@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .. import calendar_words as CW
 from ..models import FactCandidate, RoleRef
 from ..temporal import find_time_expressions as _find_times
 from . import lexicon as L
@@ -27,15 +28,27 @@ def skip_ws(text: str, i: int) -> int:
     return i
 
 
+_NAME_RUN_MORE = 4  # words a name may run on past the word limit
+_NOT_NAME = frozenset((*CW.MONTHS, *CW.WEEKDAYS, "i", "i'm", "i've", "i'd", "i'll"))
+
+
+def _name_word(word: str) -> bool:
+    return word[:1].isupper() and word.lower() not in _NOT_NAME
+
+
 def bounded(text: str, start: int, max_words: int = 8,
             boundary: re.Pattern[str] = P.BOUNDARY) -> int:
     """End of the object phrase at `start`: the next clause boundary, at most `max_words`."""
     m = boundary.search(text, max(start - 1, 0))  # a phrase may open on a boundary word
     end = max(m.start(), start) if m else len(text)
-    for k, w in enumerate(P.WORD.finditer(text, start, end), start=1):
-        if k == max_words:
+    words = list(P.WORD.finditer(text, start, end))
+    if len(words) > max_words:
+        end = words[max_words - 1].end()
+        # a name is not cut in half ("a workshop at the Los Angeles | Public Library")
+        for w in words[max_words:max_words + _NAME_RUN_MORE]:
+            if not (_name_word(words[max_words - 1].group()) and _name_word(w.group())):
+                break
             end = w.end()
-            break
     while end > start and text[end - 1] in L.PUNCT_STRIP:
         end -= 1
     return end

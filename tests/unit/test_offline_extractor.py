@@ -328,3 +328,19 @@ def test_throughput_print() -> None:
     print(f"\noffline extractor: {len(sentences) / elapsed:,.0f} sentences/s "
           f"({facts} facts from {len(sentences)} sentences)")
     assert facts > 0
+
+
+def test_a_value_cut_at_its_word_limit_keeps_a_name_whole() -> None:
+    from graphmem.extract.text import bounded
+
+    text = "a half-day writing workshop at the Los Angeles Public Library today"
+    # seven words end inside the name: the name runs on to its end, not into "today"
+    assert text[:bounded(text, 0, max_words=8)].endswith("Los Angeles Public Library")
+    # a limit that ends on a plain word cuts there; a weekday after a name is no part of it
+    assert text[:bounded(text, 0, max_words=4)] == "a half-day writing workshop"
+    text = "a gig at the Brudenell Monday night"
+    assert text[:bounded(text, 0, max_words=5)] == "a gig at the Brudenell"
+    [fact] = [c for c in OfflineExtractor().extract(
+        "I just attended a half-day writing workshop at the Los Angeles Public Library today.",
+        "user") if c.predicate == "attended"]
+    assert fact.value.endswith("Los Angeles Public Library")
