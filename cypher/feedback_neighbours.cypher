@@ -2,7 +2,8 @@
 // user that the first pass ranked best, with a vector), its nearest turns and facts said in
 // other sessions than the seed's, at most $per_seed of each per seed, nothing mentioned after
 // $known_at. The vector indexes are asked for $fetch nodes (the seed's own session's nearest
-// come first and are left out). One row holding the list (one Bolt record).
+// come first and are left out); scores are the index's (SCORE AS, as in tunnel_dense_index).
+// One row holding the list (one Bolt record).
 CYPHER 25
 UNWIND range(0, size($seeds) - 1) AS rank
 CALL (rank) {
@@ -24,17 +25,17 @@ CALL (s) {
   MATCH (t:Turn)
     SEARCH t IN (VECTOR INDEX turn_embedding FOR s.embedding
                  WHERE t.user_id = $user_id AND t.mentioned_at <= $known_at LIMIT $fetch)
-  WITH t WHERE t.user_id = $user_id AND t.session_id <> s.session_id
-  RETURN 'turn' AS type, t.id AS id, vector.similarity.cosine(t.embedding, s.embedding) AS score,
-         t.id AS turn_id
+    SCORE AS score
+  WITH t, score WHERE t.user_id = $user_id AND t.session_id <> s.session_id
+  RETURN 'turn' AS type, t.id AS id, score, t.id AS turn_id
   ORDER BY score DESC LIMIT $per_seed
   UNION ALL
   MATCH (f:FactEvent)
     SEARCH f IN (VECTOR INDEX fact_embedding FOR s.embedding
                  WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at LIMIT $fetch)
-  WITH f WHERE f.user_id = $user_id AND f.session_id <> s.session_id
-  RETURN 'fact' AS type, f.id AS id, vector.similarity.cosine(f.embedding, s.embedding) AS score,
-         f.turn_id AS turn_id
+    SCORE AS score
+  WITH f, score WHERE f.user_id = $user_id AND f.session_id <> s.session_id
+  RETURN 'fact' AS type, f.id AS id, score, f.turn_id AS turn_id
   ORDER BY score DESC LIMIT $per_seed
 }
 WITH rank, s, type, id, score, turn_id WHERE score >= $min_cosine

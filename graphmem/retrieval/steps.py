@@ -90,10 +90,14 @@ def merge_near_duplicates(ordered: list[Ranked], pairs: set[frozenset[str]]) -> 
     """Greedy in rank order: an item that is a near-duplicate (cosine ≥ θ, computed in the
     database) of a kept item folds into it: its density adds to the kept one and its id and
     turns are remembered in `merged`."""
+    near: dict[str, set[str]] = {}  # each item's near-duplicates: only they are looked for
+    for pair in pairs:
+        for a in pair:
+            near.setdefault(a, set()).update(pair - {a})
     kept: list[Ranked] = []
     for row in ordered:
-        target = next((k for k in kept if frozenset((k.id, row.id)) in pairs), None) \
-            if pairs else None
+        close = near.get(row.id)
+        target = next((k for k in kept if k.id in close), None) if close else None
         if target is not None:
             target.density += row.density
             target.merged.append(row.id)
