@@ -253,10 +253,11 @@ def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
 
 
 # An occasion before the one being told of: "the art museum last time I was in Chicago", "back
-# when I lived in Leeds" ("my first time in Rome", "never been there before" tell of this one).
+# when I lived in Leeds" ("my first time in Rome", "never been there before" tell of this one,
+# and "better than last time" compares this one with it).
 _EARLIER_OCCASION = re.compile(
-    r"\b(?:(?:last|previous|other)\s+time|previously|back\s+when|in\s+the\s+past)\b",
-    re.IGNORECASE)
+    r"(?<!\bthan\s)(?<!\bthan\sthe\s)\b(?:(?:last|previous|other)\s+time|previously|"
+    r"back\s+when|in\s+the\s+past)\b", re.IGNORECASE)
 
 
 def _not_this_occasion(text: str, made: list[tuple[Any, FactCandidate]]) -> None:

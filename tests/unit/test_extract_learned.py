@@ -269,6 +269,9 @@ def test_an_event_told_of_an_earlier_occasion_closes_no_plan() -> None:
     # the occasion told of is this one: it may fulfil a plan
     assert competes("It was my first time in Rome and we loved it", "traveled_to", "Rome")
     assert competes("had never been to Tokyo before, it was amazing", "traveled_to", "Tokyo")
+    assert competes("got back from Rome and it was even better than last time", "returned_from",
+                    "Rome")
+    assert competes("got back from Rome, better than the last time", "returned_from", "Rome")
     # another clause's "last time" says nothing of this one
     assert competes("last time we talked I was nervous, but I ran the Bath half!", "ran",
                     "Bath half")
