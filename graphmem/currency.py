@@ -438,11 +438,11 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
 def _names(value: str | None, thing: str) -> bool:
     """Whether `value` names `thing` and nothing else: each of its words there, capitalised, and
     no other name ("the" or a month may start a phrase: they name nothing)."""
-    said = {normalise_name(w.strip(".,!?'’\"()")) for w in (value or "").split()
-            if w[:1].isupper()}
+    words = (w.strip(".,!?;:'’\"“”()[]") for w in (value or "").split())
+    said = {normalise_name(w) for w in words if w[:1].isupper()}
     said -= PLAN_STOP_WORDS
-    words = set(thing.split())
-    return bool(words) and words <= said and said <= words
+    named = set(thing.split())
+    return bool(named) and named <= said and said <= named
 
 
 def _is_student(fact: SlotFact) -> bool:

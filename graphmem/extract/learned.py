@@ -225,9 +225,11 @@ class ModelExtractor:
             if cand is not None:
                 made.append((t, cand))
         _unsure_counts(text, made)
-        _not_this_occasion(text, made)
-        out = [cand for _t, cand in made]
-        return with_brought(out)  # the states its events bring (the registry's `brings`)
+        earlier = _not_this_occasion(text, made)
+        out = with_brought([cand for _t, cand in made])  # the states events bring (`brings`)
+        for cand in earlier:
+            cand.competes = False
+        return out
 
 
 # A number that counts a part or a change, not a total: "2 more cats", "3 of the 5 books",
@@ -252,24 +254,39 @@ def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
             c.competes = False
 
 
-# An occasion before the one being told of: "the art museum last time I was in Chicago", "back
-# when I lived in Leeds" ("my first time in Rome", "never been there before" tell of this one,
-# and "better than last time" compares this one with it).
-_EARLIER_OCCASION = re.compile(
-    r"(?<!\bthan\s)(?<!\bthan\sthe\s)\b(?:(?:last|previous|other)\s+time|previously|"
-    r"back\s+when|in\s+the\s+past)\b", re.IGNORECASE)
+# An earlier occasion told of as such: "… last time I was in Chicago", "the other time we went",
+# "back when I lived in Leeds" — a time clause of its own (a subject after it), not "better than
+# last time", "for the last time" (this one) or "after failing it last time" (another deed);
+# and "previously" right after what was done ("went to Rome previously").
+_EARLIER_CLAUSE = re.compile(
+    r"(?<![\w'’])(?:(?:the\s+)?(?:last|previous|other)\s+time|back\s+when)\s+"
+    r"(?:I|we|you|he|she|they|my|our)\b", re.IGNORECASE)
+_NOT_EARLIER = re.compile(r"(?:\b(?:than|as|unlike|like|for|beat|beats|beating)\s+(?:the\s+|my\s+|"
+                          r"our\s+)?)$", re.IGNORECASE)
+_PREVIOUSLY_AFTER = re.compile(r"[\s,]*previously\b", re.IGNORECASE)
 
 
-def _not_this_occasion(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
-    """Events told of an earlier occasion than the one being talked about are kept as mentions:
-    "I did go to the Art Institute of Chicago last time I was in Chicago", said of a trip still
-    ahead, fulfils no plan (a mention closes none)."""
+def _told_of_earlier(text: str, start: int, end: int) -> bool:
+    """Whether the clause of text[start:end] tells of an earlier occasion than now."""
+    c0, c1 = P.clause(text, start)
+    for m in _EARLIER_CLAUSE.finditer(text, c0, c1):
+        if not _NOT_EARLIER.search(text, c0, m.start()):
+            return True
+    return bool(_PREVIOUSLY_AFTER.match(text, end))
+
+
+def _not_this_occasion(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactCandidate]:
+    """The events told of an earlier occasion than the one being talked about: kept as mentions
+    (after the states they bring are made, which keep competing), so that "I did go to the Art
+    Institute of Chicago last time I was in Chicago", said of a trip still ahead, fulfils no plan
+    (a mention closes none)."""
+    out = []
     for t, c in made:
         entry = registry.lookup(c.predicate)
-        if c.competes and entry is not None and entry.closes_plan and c.modality == "asserted":
-            c0, c1 = P.clause(text, t.value.start)
-            if _EARLIER_OCCASION.search(text, c0, c1):
-                c.competes = False
+        if (c.competes and entry is not None and entry.closes_plan and c.modality == "asserted"
+                and _told_of_earlier(text, t.value.start, t.value.end)):
+            out.append(c)
+    return out
 
 
 # The purchases whose clause's organisation is where the thing was got, not an employer.

@@ -450,6 +450,9 @@ def test_an_outcome_naming_a_plan_by_its_name_alone_closes_it():
     show = fact("w", "finished", 'binge-watching Season 3 of "The Crown" on Netflix', dt(3, 1))
     d = decide_slots({"user|plan|netflix customer": [support], "user|plan|netflix": [show]})
     assert by_id(d)["n"].status == "active" and d.links == []
+    quoted = fact("q", "finished", 'binge-watching "Ozark" on Netflix', dt(3, 1))
+    d = decide_slots({"user|plan|netflix customer": [support], "user|plan|netflix": [quoted]})
+    assert by_id(d)["n"].status == "active" and d.links == []
     off = fact("o", "cancelled", "the call to Netflix", dt(3, 2))
     d = decide_slots({"user|plan|netflix customer": [support], "user|plan|netflix": [off]})
     assert by_id(d)["n"].status == "superseded"

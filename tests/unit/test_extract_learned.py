@@ -266,12 +266,26 @@ def test_an_event_told_of_an_earlier_occasion_closes_no_plan() -> None:
     assert not competes("But I did go to the Art Institute of Chicago last time I was in Chicago",
                         "traveled_to", "Chicago")
     assert not competes("we went to Rome previously and loved it", "traveled_to", "Rome")
+    assert not competes("the other time we went to Rome we saw the Vatican", "traveled_to", "Rome")
     # the occasion told of is this one: it may fulfil a plan
     assert competes("It was my first time in Rome and we loved it", "traveled_to", "Rome")
     assert competes("had never been to Tokyo before, it was amazing", "traveled_to", "Tokyo")
     assert competes("got back from Rome and it was even better than last time", "returned_from",
                     "Rome")
     assert competes("got back from Rome, better than the last time", "returned_from", "Rome")
+    # an earlier occasion said of another deed, or of this one, or compared with
+    assert competes("I passed my driving test this time after failing it last time", "passed",
+                    "driving test")
+    assert competes("ran the Chicago marathon for the last time", "ran", "Chicago marathon")
+    assert competes("finally bought the Subaru I test drove last time", "bought", "Subaru")
+    assert competes("the Bath half went as well as last time I ran it", "ran", "Bath half")
+    assert competes("I had previously signed up, and finally ran the Chicago marathon", "ran",
+                    "Chicago marathon")
+    # the state an earlier purchase brought still holds and competes
+    text = "I bought my Subaru back when I lived in Denver"
+    tagger = FakeTagger({text: [Tagged("bought", span(text, "Subaru"), "done")]})
+    made = {c.predicate: c.competes for c in ModelExtractor(tagger).extract(text, "user")}
+    assert made == {"bought": False, "owns": True}
     # another clause's "last time" says nothing of this one
     assert competes("last time we talked I was nervous, but I ran the Bath half!", "ran",
                     "Bath half")
