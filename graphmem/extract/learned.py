@@ -96,6 +96,7 @@ def _competes(entry: Any, change: str, value: str) -> bool:
             and value[:1].isupper())
 
 
+
 TimeHit = tuple[int, int, str]
 
 
@@ -326,13 +327,26 @@ class HybridExtractor:
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)
-        read = {_canonical(c.predicate) for c in ruled}
+        read = {_canonical(c.predicate) for c in ruled if not _ends(c)}
+        # a slot the rules read only as ended ("I left St Thomas' in Feb"): the model's new
+        # value in it is no second reading of theirs ("I'm at the Royal Marsden now")
+        ended = {(_canonical(c.predicate), slug(c.value or "")) for c in ruled if _ends(c)}
+        ended_slots = {p for p, _v in ended}
         out = list(ruled)
         for cand in self.model.extract(text, role):
-            if _canonical(cand.predicate) in read:
+            slot = _canonical(cand.predicate)
+            if slot in read or (slot in ended_slots and (
+                    cand.modality == "negated" or (slot, slug(cand.value or "")) in ended)):
                 continue
             out.append(cand)
         return out
+
+
+def _ends(cand: FactCandidate) -> bool:
+    """A rule fact that says its value no longer holds: a negation, or an event that ends it."""
+    entry = registry.lookup(cand.predicate)
+    return cand.modality == "negated" or (entry is not None and entry.ends_held
+                                          and cand.modality == "asserted")
 
 
 def _canonical(predicate: str) -> str:

@@ -254,6 +254,19 @@ def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():
         "3": False, "2": False}
 
 
+def test_a_slot_the_rules_read_as_ended_takes_the_models_new_value():
+    """"I left St Thomas' in Feb, I'm at the Royal Marsden now": the rules read the leaving (an
+    event that ends works_at); the model's new employer is no second reading of it and is kept,
+    while its reading of the ended value itself is held back."""
+    t = "I left St Thomas' in Feb, I'm at the Royal Marsden now"
+    tagger = FakeTagger({t: [Tagged("works_at", span(t, "St Thomas"), "stops"),
+                             Tagged("works_at", span(t, "Royal Marsden"), "ongoing")]})
+    made = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger)).extract(t, "user")
+    assert [(c.predicate, c.modality, c.value, c.extracted_by[:5]) for c in made] == [
+        ("left", "asserted", "St Thomas", "rule:"),
+        ("works_at", "asserted", "Royal Marsden", "model")]
+
+
 def test_an_event_told_of_an_earlier_occasion_closes_no_plan() -> None:
     PAST = {"lives_in": "lived_in"}  # a state told as over is its past event
 
