@@ -36,6 +36,7 @@ _NOT_VALUES = frozenset("""a an the fine ok okay good great true right wrong tha
 _NOT_FIRST = frozenset("""just always really very still definitely also like been being more less
     quite pretty too so enough about only even already probably maybe kind sort getting going
     gonna been hard easy nice""".split())
+_NAME = r"(?:\d{1,4}|[A-Z][\w'’&-]*(?:[ \t]+[A-Z][\w'’&-]*){0,2})"
 CUE_REACH = 40  # characters between the words that take back and the new value, at most
 
 
@@ -67,8 +68,60 @@ def _value(text: str, at: int) -> tuple[str, int, int] | None:
     return value, start, start + len(value)
 
 
+# The chat convention for a word mistyped just before: "*Northampton", "Biscuit*" (a name or a
+# number alone, at the start of the message; "*really* loved it" is emphasis).
+_STAR = re.compile(r"\s*(?:\*(?P<a>" + _NAME + r")(?![\w*])|(?P<b>" + _NAME + r")\*(?![\w*]))")
+# Self-repair inside one message: "I live in Swansea — sorry, Swindon".
+_REPAIR = re.compile(r"(?P<old>" + _NAME + r")\s*(?:[,—–-]|\.\.\.)\s*(?i:sorry|oops|i\s+mean)"
+                     r"[,!]?\s+(?P<new>" + _NAME + r")" + r"(?=\s*(?:[,.;:!?)—–-]|$))")
+# Words that take back, then the value alone: "correction: 34, not 43", "typo - Leeds".
+_CUE_VALUE = re.compile(r"[\s:,—–-]*")  # matches anywhere (it may match nothing)
+_NAME_AT = re.compile(_NAME)
+_ALONE = re.compile(r"\s*(?:[,.;:!?)—–-]|$)")  # the value is all the clause says
+
+
+def _bare(text: str) -> Correction | None:
+    """The shapes with no "it's": a starred word, a repair inside a sentence, or words that take
+    back followed by the value alone — each only with a name or a number, never a day or a
+    month (a time, not what was held)."""
+    found = _bare_shape(text)
+    if found is None or TIME_NAME.fullmatch(found.new.split()[0]):
+        return None
+    return found
+
+
+def _bare_shape(text: str) -> Correction | None:
+    star = _STAR.match(text)
+    if star and _ALONE.match(text, star.end()):
+        value = star.group("a") or star.group("b")
+        start = star.start("a") if star.group("a") else star.start("b")
+        return Correction(value, start, start + len(value), None, True, number(value))
+    repair = _REPAIR.search(text)
+    if repair and repair.group("new")[:1].isupper() == repair.group("old")[:1].isupper() \
+            and repair.group("new").lower() != "i":
+        value = repair.group("new")
+        return Correction(value, repair.start("new"), repair.end("new"), repair.group("old"),
+                          True, number(value))
+    cue = _TAKE_BACK.search(text)
+    if cue is None:
+        return None
+    gap = _CUE_VALUE.match(text, cue.end())
+    name = _NAME_AT.match(text, gap.end() if gap else cue.end())
+    if name is None or not _ALONE.match(text, name.end()) or name.group().lower() == "i":
+        return None
+    value = name.group()
+    after = _THEN_NOT.match(text, name.end())
+    old = then[0] if after and (then := _value(text, after.end())) is not None else None
+    return Correction(value, name.start(), name.end(), old, True, number(value.split()[0]))
+
+
 def read(text: str) -> Correction | None:
     """The correction a message makes, or None."""
+    found = _read_is(text)
+    return found if found is not None else _bare(text)
+
+
+def _read_is(text: str) -> Correction | None:
     old: str | None = None
     for m in _IS.finditer(text):
         found = _value(text, m.end())

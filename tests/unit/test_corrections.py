@@ -26,6 +26,12 @@ def _anchor(predicate, value, *, session="s1", turn=1, subject="user", n=0):
     ("sorry I meant Leeds not Hull", "Leeds", "Hull", True),
     ("three cats, oops, make that 4 cats", "4 cats", None, True),
     ("wait no, it's the Brompton", "Brompton", None, True),
+    # the chat shapes with no "it's": a starred word, a repair, words that take back then a value
+    ("*Northampton. autocorrect keeps doing that to me", "Northampton", None, True),
+    ("Biscuit* — typing one handed", "Biscuit", None, True),
+    ("correction: 34, not 43 lol", "34", "43", True),
+    ("I live in Swansea — sorry, Swindon, long day", "Swindon", "Swansea", True),
+    ("typo - Leeds", "Leeds", None, True),
 ])
 def test_a_correction_gives_its_new_value_and_the_old_one_when_said(text, new, old, take_back):
     c = read(text)
@@ -43,6 +49,13 @@ def test_a_correction_gives_its_new_value_and_the_old_one_when_said(text, new, o
     "no wait, make that Tuesday",
     "It's been ages since I went.",
     "I moved to Leeds in May.",
+    "*really* loved it",
+    "*sigh* long day",
+    "*Tuesday",
+    "Oops, Google Maps sent me the wrong way",
+    "Thanks - sorry, I was busy",
+    "Hi Sam, sorry, Dave here",
+    "my bad, the meeting is tomorrow",
 ])
 def test_words_that_only_look_like_a_correction_are_none(text):
     assert read(text) is None
