@@ -96,7 +96,6 @@ def _competes(entry: Any, change: str, value: str) -> bool:
             and value[:1].isupper())
 
 
-
 TimeHit = tuple[int, int, str]
 
 

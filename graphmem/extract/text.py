@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from itertools import islice
 
-from .. import calendar_words as CW
 from ..models import FactCandidate, RoleRef
 from ..temporal import find_time_expressions as _find_times
 from . import lexicon as L
@@ -29,11 +29,13 @@ def skip_ws(text: str, i: int) -> int:
 
 
 _NAME_RUN_MORE = 4  # words a name may run on past the word limit
-_NOT_NAME = frozenset((*CW.MONTHS, *CW.WEEKDAYS, "i", "i'm", "i've", "i'd", "i'll"))
+_NOT_NAME = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
 
 
 def _name_word(word: str) -> bool:
-    return word[:1].isupper() and word.lower() not in _NOT_NAME
+    """A word that can go on a name: capitalised, not "I", a day or a month."""
+    return (word[:1].isupper() and word.lower() not in _NOT_NAME
+            and not P.TIME_NAME.fullmatch(word))
 
 
 def bounded(text: str, start: int, max_words: int = 8,
@@ -41,7 +43,7 @@ def bounded(text: str, start: int, max_words: int = 8,
     """End of the object phrase at `start`: the next clause boundary, at most `max_words`."""
     m = boundary.search(text, max(start - 1, 0))  # a phrase may open on a boundary word
     end = max(m.start(), start) if m else len(text)
-    words = list(P.WORD.finditer(text, start, end))
+    words = list(islice(P.WORD.finditer(text, start, end), max_words + _NAME_RUN_MORE))
     if len(words) > max_words:
         end = words[max_words - 1].end()
         # a name is not cut in half ("a workshop at the Los Angeles | Public Library")
