@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .patterns import TIME_NAME
-from .text import number
+from .text import name_word, number
 
 # Words that only take something back. "I mean" is not one ("I mean, it's Netflix").
 _TAKE_BACK = re.compile(
@@ -85,8 +85,9 @@ def _bare(text: str) -> Correction | None:
     back followed by the value alone — each only with a name or a number, never a day or a
     month (a time, not what was held)."""
     found = _bare_shape(text)
-    if found is None or TIME_NAME.fullmatch(found.new.split()[0]):
-        return None
+    first = found.new.split()[0] if found is not None else ""
+    if found is None or not (first.isdigit() or name_word(first)):
+        return None  # "I", a day or a month is no value said alone
     return found
 
 
@@ -97,8 +98,7 @@ def _bare_shape(text: str) -> Correction | None:
         start = star.start("a") if star.group("a") else star.start("b")
         return Correction(value, start, start + len(value), None, True, number(value))
     repair = _REPAIR.search(text)
-    if repair and repair.group("new")[:1].isupper() == repair.group("old")[:1].isupper() \
-            and repair.group("new").lower() != "i":
+    if repair and repair.group("new")[:1].isupper() == repair.group("old")[:1].isupper():
         value = repair.group("new")
         return Correction(value, repair.start("new"), repair.end("new"), repair.group("old"),
                           True, number(value))
@@ -107,7 +107,7 @@ def _bare_shape(text: str) -> Correction | None:
         return None
     gap = _CUE_VALUE.match(text, cue.end())
     name = _NAME_AT.match(text, gap.end() if gap else cue.end())
-    if name is None or not _ALONE.match(text, name.end()) or name.group().lower() == "i":
+    if name is None or not _ALONE.match(text, name.end()):
         return None
     value = name.group()
     after = _THEN_NOT.match(text, name.end())

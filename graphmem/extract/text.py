@@ -32,7 +32,7 @@ _NAME_RUN_MORE = 4  # words a name may run on past the word limit
 _NOT_NAME = frozenset(("i", "i'm", "i've", "i'd", "i'll"))
 
 
-def _name_word(word: str) -> bool:
+def name_word(word: str) -> bool:
     """A word that can go on a name: capitalised, not "I", a day or a month."""
     return (word[:1].isupper() and word.lower() not in _NOT_NAME
             and not P.TIME_NAME.fullmatch(word))
@@ -48,7 +48,7 @@ def bounded(text: str, start: int, max_words: int = 8,
         end = words[max_words - 1].end()
         # a name is not cut in half ("a workshop at the Los Angeles | Public Library")
         for w in words[max_words:max_words + _NAME_RUN_MORE]:
-            if not (_name_word(words[max_words - 1].group()) and _name_word(w.group())):
+            if not (name_word(words[max_words - 1].group()) and name_word(w.group())):
                 break
             end = w.end()
     while end > start and text[end - 1] in L.PUNCT_STRIP:

@@ -54,6 +54,8 @@ def test_a_correction_gives_its_new_value_and_the_old_one_when_said(text, new, o
     "*Tuesday",
     "Oops, Google Maps sent me the wrong way",
     "Thanks - sorry, I was busy",
+    "Leeds - sorry, I'm.",
+    "oops - I'm.",
     "Hi Sam, sorry, Dave here",
     "my bad, the meeting is tomorrow",
 ])
