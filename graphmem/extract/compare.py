@@ -1,6 +1,11 @@
 """Every extractor scored alike on the corpus: the rules, the model and both, per predicate.
 
-    python -m graphmem.extract.compare [--split held-out|train] [--extractors offline,model,hybrid]
+    python -m graphmem.extract.compare [--split held-out|train|dev] [--weights DIR]
+                                       [--extractors offline,model,hybrid]
+
+`--split dev` is the training split's dev slice (`corpus.dev_batches`), to be read with
+weights trained without it (`python -m graphmem.extract.model.train --dev --dev-out DIR`, then
+`--weights DIR`): choices between the extractors are made there, never on the held-out split.
 
 Each message is cut into pieces as ingest cuts a turn (`graphmem.segment`), and each extractor
 reads the pieces as in ingest (`prepare` for the session's pieces; the rules see the words before
@@ -24,7 +29,7 @@ from .. import predicates as registry
 from ..models import FactCandidate
 from ..segment import segment
 from .base import extract_in_turn
-from .corpus import Message, Span, heldout_batches, load, split
+from .corpus import Message, Span, dev_batches, heldout_batches, load, split
 from .learned import HybridExtractor, ModelExtractor
 from .model.infer import TaggedFact
 from .model.scoring import score
@@ -101,9 +106,15 @@ def predict(extractor: Any, messages: Sequence[Message]) -> list[list[TaggedFact
     return out
 
 
-def compare(messages: Sequence[Message], names: Sequence[str]) -> dict[str, dict]:
-    """`score` of each named extractor on `messages`."""
-    model = ModelExtractor() if set(names) & {"model", "hybrid"} else None
+def compare(messages: Sequence[Message], names: Sequence[str],
+            weights: str | None = None) -> dict[str, dict]:
+    """`score` of each named extractor on `messages` (the model's `weights`: a weights folder,
+    by default the shipped one)."""
+    model = None
+    if set(names) & {"model", "hybrid"}:
+        from .model.infer import ModelTagger  # deferred: onnxruntime loads the weights
+
+        model = ModelExtractor(ModelTagger(weights) if weights else None)
     return {name: score(messages, predict(build(name, model), messages)) for name in names}
 
 
@@ -144,7 +155,9 @@ def table(scores: dict[str, dict]) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m graphmem.extract.compare",
                                  description="Score the rules, the model and both on the corpus.")
-    ap.add_argument("--split", choices=("held-out", "train"), default="held-out")
+    ap.add_argument("--split", choices=("held-out", "train", "dev"), default="held-out")
+    ap.add_argument("--weights", default=None, help="the model's weights folder "
+                    "(default: the shipped weights)")
     ap.add_argument("--extractors", default=",".join(EXTRACTORS),
                     help="comma-separated, of: " + ", ".join(EXTRACTORS))
     args = ap.parse_args(argv)
@@ -156,8 +169,10 @@ def main(argv: list[str]) -> int:
         return 2
     train, held = split(load(), heldout_batches())
     messages = held if args.split == "held-out" else train
+    if args.split == "dev":
+        messages = split(train, dev_batches(train))[1]
     print(f"{args.split} split: {len(messages)} messages")
-    print(table(compare(messages, names)))
+    print(table(compare(messages, names, args.weights)))
     return 0
 
 

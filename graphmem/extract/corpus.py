@@ -185,6 +185,12 @@ def split(messages: Iterable[Message], heldout: frozenset[str]) -> tuple[list[Me
     return train, test
 
 
+def dev_batches(train: Iterable[Message]) -> frozenset[str]:
+    """The dev slice carved from the training split for tuning (`model.train --dev`) and for
+    choices between extractors (`compare --split dev`): every fifth training batch."""
+    return frozenset(sorted({m.batch for m in train})[2::5])
+
+
 def summary(messages: list[Message]) -> Iterator[str]:
     preds: Counter[str] = Counter()
     changes: Counter[str] = Counter()

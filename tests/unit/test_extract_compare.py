@@ -43,3 +43,13 @@ def test_an_unknown_extractor_is_one_line_and_exit_2(capsys):
     assert main(["--extractors", "offline,nope"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "nope" in err
+
+
+def test_the_dev_split_is_the_training_splits_dev_slice(capsys):
+    from graphmem.extract.corpus import dev_batches, heldout_batches, load, split
+
+    train, held = split(load(), heldout_batches())
+    rest, dev = split(train, dev_batches(train))
+    assert dev and rest and not {m.batch for m in dev} & {m.batch for m in held}
+    assert main(["--split", "dev", "--extractors", "offline"]) == 0
+    assert capsys.readouterr().out.startswith(f"dev split: {len(dev)} messages")

@@ -174,6 +174,22 @@ def test_the_hybrid_holds_back_the_models_reading_of_a_predicate_the_rules_read(
                                                                 ("member_of", "model")}
 
 
+def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
+    """For a predicate of `model_reads`, the rules' facts of it in a user's turn are dropped and
+    the model's reading stands; other predicates, and the assistant's turns, are as before."""
+    t = "I lived in Hull for years"
+    tagger = FakeTagger({t: [Tagged("lives_in", span(t, "Hull"), "done")]})
+    hybrid = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger),
+                             model_reads=frozenset({"lives_in"}))
+    assert [(c.predicate, c.extracted_by[:5]) for c in hybrid.extract(t, "user")] == [
+        ("lived_in", "model")]
+    assert [(c.predicate, c.extracted_by[:5]) for c in HybridExtractor(
+        OfflineExtractor(), ModelExtractor(tagger), model_reads=frozenset({"works_at"})
+    ).extract(t, "user")] == [("lived_in", "rule:")]
+    rules_alone = OfflineExtractor().extract(t, "assistant")
+    assert len(hybrid.extract(t, "assistant")) == len(rules_alone)
+
+
 def test_an_event_brings_its_state_and_both_are_candidates():
     """The model's corpus labels the event; the state it brings is added beside it."""
     text = "we adopted a rescue greyhound on sunday"

@@ -340,11 +340,6 @@ def corpus_digest() -> str:
     return h.hexdigest()
 
 
-def dev_batches(train: list[Message]) -> frozenset[str]:
-    """The dev slice carved from the training split for tuning: every fifth training batch."""
-    return frozenset(sorted({m.batch for m in train})[2::5])
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m graphmem.extract.model.train")
     ap.add_argument("--epochs", type=int, default=6)
@@ -366,6 +361,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--dev", action="store_true",
                     help="tune: hold out a dev slice of the training split, score it, export nothing")
     ap.add_argument("--eval-every-epoch", action="store_true", help="with --dev: score each epoch")
+    ap.add_argument("--dev-out", default="",
+                    help="with --dev: also write the dev model's weights here (to compare "
+                         "extractors on the dev slice: python -m graphmem.extract.compare "
+                         "--split dev --weights DIR)")
     ap.add_argument("--limit", type=int, default=0, help="train on the first N messages (smoke)")
     args = ap.parse_args(argv)
     if (not args.dev or args.encoder == "bge-small") and importlib.util.find_spec("onnx") is None:
@@ -383,7 +382,7 @@ def main(argv: list[str]) -> int:
     messages = corpus.load()
     train, heldout = corpus.split(messages, corpus.heldout_batches())
     if args.dev:
-        dev = dev_batches(train)
+        dev = corpus.dev_batches(train)
         train, heldout = corpus.split(train, dev)
         print(f"dev mode: dev slice = batches {sorted(dev)}")
     if args.limit:
@@ -413,7 +412,9 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"dev_micro_f1": round(s["micro"]["f1"], 4),
                               "value_em": s["micro"]["value_em"],
                               "lookalike_acc": s["lookalike_acc"], **vars(args), **info}))
-            return 0
+            if not args.dev_out:
+                return 0
+            out = Path(args.dev_out)
         fp32 = tmpd / "model_fp32.onnx"
         export_onnx(model, fp32)
         package(fp32, out, labels, heldout, train, args, info, wall0)
