@@ -346,11 +346,17 @@ class HybridExtractor:
         # value in it is no second reading of theirs ("I'm at the Royal Marsden now")
         ended = {(_canonical(c.predicate), slug(c.value or "")) for c in ruled if _ends(c)}
         ended_slots = {p for p, _v in ended}
+        # a stance's slot is the thing itself, whichever stance is said of it: a thing the rules
+        # read a stance on ("I stopped drinking soda": avoids soda) takes no second stance from
+        # the model ("consumes soda", starts)
+        stanced = {slug(c.value or "") for c in ruled if _stance(c.predicate)}
         out = list(ruled)
         for cand in self.model.extract(text, role):
             slot = _canonical(cand.predicate)
             if slot in read or (slot in ended_slots and (
                     cand.modality == "negated" or (slot, slug(cand.value or "")) in ended)):
+                continue
+            if _stance(cand.predicate) and slug(cand.value or "") in stanced:
                 continue
             out.append(cand)
         return out
@@ -361,6 +367,11 @@ def _ends(cand: FactCandidate) -> bool:
     entry = registry.lookup(cand.predicate)
     return cand.modality == "negated" or (entry is not None and entry.ends_held
                                           and cand.modality == "asserted")
+
+
+def _stance(predicate: str) -> bool:
+    entry = registry.lookup(predicate)
+    return entry is not None and entry.cardinality is registry.Cardinality.STANCE
 
 
 def _canonical(predicate: str) -> str:

@@ -190,6 +190,27 @@ def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
     assert len(hybrid.extract(t, "assistant")) == len(rules_alone)
 
 
+def test_a_thing_the_rules_read_a_stance_on_takes_no_second_stance_from_the_model():
+    """A stance's slot is the thing, whichever stance is said: the rules' "avoids soda" is not
+    joined by the model's "consumes soda" (a stance of its own that would supersede it); the
+    model's other facts are still added."""
+    t = "I stopped drinking soda and the commute from Hove is killing me"
+    tagger = FakeTagger({t: [Tagged("consumes", span(t, "soda"), "starts"),
+                             Tagged("lives_in", span(t, "Hove"), "ongoing")]})
+    rules = OfflineExtractor()
+    ruled = {(c.predicate, c.value) for c in rules.extract(t, "user")}
+    assert ("avoids", "soda") in ruled and not any(p == "lives_in" for p, _v in ruled)
+    made = HybridExtractor(rules, ModelExtractor(tagger)).extract(t, "user")
+    assert not any(c.predicate == "consumes" for c in made)
+    assert any(c.predicate == "lives_in" and c.extracted_by == "model:test" for c in made)
+    alone = HybridExtractor(rules, ModelExtractor(FakeTagger(
+        {"the commute from Hove is killing me, soda helps": [
+            Tagged("consumes", span("the commute from Hove is killing me, soda helps", "soda"),
+                   "ongoing")]}))).extract("the commute from Hove is killing me, soda helps",
+                                          "user")
+    assert any(c.predicate == "consumes" for c in alone)  # no stance read by the rules there
+
+
 def test_an_event_brings_its_state_and_both_are_candidates():
     """The model's corpus labels the event; the state it brings is added beside it."""
     text = "we adopted a rescue greyhound on sunday"
