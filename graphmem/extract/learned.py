@@ -127,10 +127,19 @@ def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
     return None
 
 
+# The addressee's, not the speaker's: "your" opening the value's noun phrase ("your trip to
+# Boston", "your son's okay", "your own car shop"). No corpus fact has it; on real chats every
+# model fact with it was the other person's (docs/bench/2026-12-05-corpus-u-v-model-reads.md).
+_ADDRESSEE = re.compile(r"\byour\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+
+
 def to_candidate(tagged: Any, text: str, version: str,
                  times: Sequence[TimeHit] | None = None) -> FactCandidate | None:
     """The FactCandidate a tagged fact of `text` stands for, or None; `times`: the time grammar's
     phrases in `text` (found here when not given)."""
+    if 0 < tagged.value.start <= len(text) and _ADDRESSEE.search(
+            text, max(0, tagged.value.start - 60), tagged.value.start):
+        return None
     stored = _stored_predicate(tagged)
     if stored is None:
         return None

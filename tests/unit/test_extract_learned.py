@@ -385,3 +385,16 @@ def test_an_organisation_in_a_purchase_s_clause_is_the_seller_not_an_employer() 
     start = Tagged("works_at", span(text2, "Deloitte"), "starts")
     got2 = ModelExtractor(FakeTagger({text2: [bonus, start]})).extract(text2, "user")
     assert ("works_at", "Deloitte") in {(c.predicate, c.value) for c in got2}
+
+
+def test_what_is_the_addressees_is_no_fact_of_the_speaker():
+    """"your" opening the value's noun phrase makes it the other person's; "you" elsewhere in
+    the sentence, or "your" after the value, does not."""
+    for t, v, p in [("Can't wait for your trip to Boston!", "Boston", "traveled_to"),
+                    ("Thank goodness your son's okay.", "son", "has_child"),
+                    ("Congrats on opening your own car shop!", "car shop", "owns")]:
+        assert cand(t, predicate=p, value=span(t, v), change="planned") is None, t
+    for t, v, p in [("You'll love it: I moved to Boston last year", "Boston", "lives_in"),
+                    ("my son loves your videos", "son", "has_child"),
+                    ("Yours is nice but I'm keeping my car", "car", "owns")]:
+        assert cand(t, predicate=p, value=span(t, v), change="ongoing") is not None, t
