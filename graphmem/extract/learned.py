@@ -131,14 +131,23 @@ def time_phrase(tagged: Any, text: str, times: Sequence[TimeHit]) -> Any:
 # Boston", "your son's okay", "your own car shop"). No corpus fact has it; on real chats every
 # model fact with it was the other person's (docs/bench/2026-12-05-corpus-u-v-model-reads.md).
 _ADDRESSEE = re.compile(r"\byour\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
+# A wish or congratulations is said to the addressee, and so is what its clause names ("Have fun
+# at the beach trip!", "Congrats on getting a pup!", "Good luck with Toby!", "Congrats
+# Caroline!"): no corpus fact sits in such a clause; on real chats every model fact in one was the
+# other person's (docs/bench/2026-12-05-corpus-u-v-model-reads.md).
+_WISHED = re.compile(
+    r"(?:^|[.!?,;:—–]\s*)(?:(?:omg|oh|wow|woo+hoo+|yay|aw+|hey|and|so)\s+)?(?:have\s+(?:fun|an?\s+(?:great|good|lovely|nice|safe|brilliant|"
+    r"wonderful|fantastic|amazing)(?:\s+(?:time|trip|day|one))?)|enjoy|good\s+luck|best\s+of\s+"
+    r"luck|safe\s+travels|congrats|congratulations)\b[^.!?,;:—–]*$", re.IGNORECASE)
 
 
 def to_candidate(tagged: Any, text: str, version: str,
                  times: Sequence[TimeHit] | None = None) -> FactCandidate | None:
     """The FactCandidate a tagged fact of `text` stands for, or None; `times`: the time grammar's
     phrases in `text` (found here when not given)."""
-    if 0 < tagged.value.start <= len(text) and _ADDRESSEE.search(
-            text, max(0, tagged.value.start - 60), tagged.value.start):
+    at = tagged.value.start
+    if 0 < at <= len(text) and (_ADDRESSEE.search(text, max(0, at - 60), at)
+                                or _WISHED.search(text, max(0, at - 200), at)):
         return None
     stored = _stored_predicate(tagged)
     if stored is None:

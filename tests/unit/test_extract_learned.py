@@ -398,3 +398,15 @@ def test_what_is_the_addressees_is_no_fact_of_the_speaker():
                     ("my son loves your videos", "son", "has_child"),
                     ("Yours is nice but I'm keeping my car", "car", "owns")]:
         assert cand(t, predicate=p, value=span(t, v), change="ongoing") is not None, t
+
+
+def test_what_a_wish_or_congratulations_names_is_the_addressees():
+    for t, v, p in [("Have fun at the beach trip!", "beach", "traveled_to"),
+                    ("Congrats on getting a pup!", "pup", "adopted"),
+                    ("Good luck with Toby!", "Toby", "has_pet"),
+                    ("omg congratulations on the new Ferrari", "Ferrari", "owns")]:
+        assert cand(t, predicate=p, value=span(t, v), change="planned") is None, t
+    for t, v, p in [("Congrats to me: I moved to Leeds!", "Leeds", "lives_in"),
+                    ("Thanks, enjoyed it. My dog Toby loved the beach", "Toby", "has_pet"),
+                    ("I really enjoy Leeds", "Leeds", "lives_in")]:
+        assert cand(t, predicate=p, value=span(t, v), change="ongoing") is not None, t
