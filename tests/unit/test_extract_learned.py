@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
+
 from graphmem import predicates as registry
 from graphmem.extract import OfflineExtractor
 from graphmem.extract.base import BROUGHT_BY, extract_in_turn, with_brought
@@ -387,26 +389,29 @@ def test_an_organisation_in_a_purchase_s_clause_is_the_seller_not_an_employer() 
     assert ("works_at", "Deloitte") in {(c.predicate, c.value) for c in got2}
 
 
-def test_what_is_the_addressees_is_no_fact_of_the_speaker():
-    """"your" opening the value's noun phrase makes it the other person's; "you" elsewhere in
-    the sentence, or "your" after the value, does not."""
-    for t, v, p in [("Can't wait for your trip to Boston!", "Boston", "traveled_to"),
-                    ("Thank goodness your son's okay.", "son", "has_child"),
-                    ("Congrats on opening your own car shop!", "car shop", "owns")]:
-        assert cand(t, predicate=p, value=span(t, v), change="planned") is None, t
-    for t, v, p in [("You'll love it: I moved to Boston last year", "Boston", "lives_in"),
-                    ("my son loves your videos", "son", "has_child"),
-                    ("Yours is nice but I'm keeping my car", "car", "owns")]:
-        assert cand(t, predicate=p, value=span(t, v), change="ongoing") is not None, t
+@pytest.mark.parametrize("text, value, predicate", [
+    # "your" opening the value's noun phrase: the other person's
+    ("Can't wait for your trip to Boston!", "Boston", "traveled_to"),
+    ("Thank goodness your son's okay.", "son", "has_child"),
+    ("Congrats on opening your own car shop!", "car shop", "owns"),
+    # what a wish or congratulations names is said to the other person
+    ("Have fun at the beach trip!", "beach", "traveled_to"),
+    ("Congrats on getting a pup!", "pup", "adopted"),
+    ("Good luck with Toby!", "Toby", "has_pet"),
+    ("omg congratulations on the new Ferrari", "Ferrari", "owns"),
+])
+def test_what_is_the_addressees_or_wished_to_them_is_no_fact_of_the_speaker(text, value,
+                                                                               predicate):
+    assert cand(text, predicate=predicate, value=span(text, value), change="planned") is None
 
 
-def test_what_a_wish_or_congratulations_names_is_the_addressees():
-    for t, v, p in [("Have fun at the beach trip!", "beach", "traveled_to"),
-                    ("Congrats on getting a pup!", "pup", "adopted"),
-                    ("Good luck with Toby!", "Toby", "has_pet"),
-                    ("omg congratulations on the new Ferrari", "Ferrari", "owns")]:
-        assert cand(t, predicate=p, value=span(t, v), change="planned") is None, t
-    for t, v, p in [("Congrats to me: I moved to Leeds!", "Leeds", "lives_in"),
-                    ("Thanks, enjoyed it. My dog Toby loved the beach", "Toby", "has_pet"),
-                    ("I really enjoy Leeds", "Leeds", "lives_in")]:
-        assert cand(t, predicate=p, value=span(t, v), change="ongoing") is not None, t
+@pytest.mark.parametrize("text, value, predicate", [
+    ("You'll love it: I moved to Boston last year", "Boston", "lives_in"),  # "you" elsewhere
+    ("my son loves your videos", "son", "has_child"),  # "your" after the value
+    ("Yours is nice but I'm keeping my car", "car", "owns"),
+    ("Congrats to me: I moved to Leeds!", "Leeds", "lives_in"),  # another clause
+    ("Thanks, enjoyed it. My dog Toby loved the beach", "Toby", "has_pet"),
+    ("I really enjoy Leeds", "Leeds", "lives_in"),  # no wish opens the clause
+])
+def test_the_speakers_own_facts_beside_you_and_wishes_are_kept(text, value, predicate):
+    assert cand(text, predicate=predicate, value=span(text, value), change="ongoing") is not None
