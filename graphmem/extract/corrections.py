@@ -85,10 +85,10 @@ def _bare(text: str) -> Correction | None:
     back followed by the value alone — each only with a name or a number, never a day or a
     month (a time, not what was held)."""
     found = _bare_shape(text)
-    first = found.new.split()[0] if found is not None else ""
-    if found is None or not (first.isdigit() or name_word(first)):
-        return None  # "I", a day or a month is no value said alone
-    return found
+    if found is None:
+        return None
+    first = found.new.split()[0]
+    return found if first.isdigit() or name_word(first) else None  # not "I", a day or a month
 
 
 def _bare_shape(text: str) -> Correction | None:
