@@ -437,7 +437,8 @@ def package(fp32: Path, out: Path, labels: dict, heldout: list[Message], train: 
         s8 = evaluate(ModelTagger(tmpd, model_file=int8.name, threads=args.threads), heldout)
         f32, f8 = s32["micro"]["f1"], s8["micro"]["f1"]
         keep8 = f32 - f8 < 0.01 or fp32.stat().st_size / 1e6 > MAX_MB
-        print(f"held-out micro F1: fp32 {f32:.4f} ({fp32.stat().st_size / 1e6:.1f} MB), "
+        split = "dev" if args.dev else "held-out"  # --dev --dev-out: scored on the dev slice
+        print(f"{split} micro F1: fp32 {f32:.4f} ({fp32.stat().st_size / 1e6:.1f} MB), "
               f"int8 {f8:.4f} ({int8.stat().st_size / 1e6:.1f} MB): keeping "
               f"{'int8' if keep8 else 'fp32'}")
         chosen, s = (int8, s8) if keep8 else (fp32, s32)
@@ -450,7 +451,7 @@ def package(fp32: Path, out: Path, labels: dict, heldout: list[Message], train: 
         write_meta(out, labels)
     print(scoring.table(s))
     scores = {
-        "version": labels["version"], "split": "held-out", "precision": "int8" if keep8 else "fp32",
+        "version": labels["version"], "split": split, "precision": "int8" if keep8 else "fp32",
         "micro_f1_fp32": f32, "micro_f1_int8": f8,
         "model_mb": round((out / "model.onnx").stat().st_size / 1e6, 2),
         "train_messages": len(train), "heldout_messages": len(heldout),
