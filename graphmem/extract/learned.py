@@ -81,6 +81,8 @@ NAMED_CHANGES = frozenset({"starts", "stops"})
 COUNT_CHANGES = frozenset({"ongoing", "starts"})
 NAMED_TYPES = frozenset({registry.ValueType.PLACE, registry.ValueType.ORGANISATION,
                          registry.ValueType.PERSON})
+# Single-valued predicates whose slot carries the key the model tags with the value.
+KEYED_SINGLE = frozenset({"favorite"})
 
 
 def _competes(entry: Any, change: str, value: str) -> bool:
@@ -91,6 +93,11 @@ def _competes(entry: Any, change: str, value: str) -> bool:
     if entry.cardinality is registry.Cardinality.STANCE:
         # a stance's slot is the thing itself: a change said of it can end only a stance
         # told of the same thing ("I actually like olives now" ends "I hate olives")
+        return change in NAMED_CHANGES
+    if entry.name in KEYED_SINGLE:
+        # a favourite's slot is narrowed by the kind the model read with it ("band", "coffee
+        # shop"): a new favourite of that kind, or the old one said ended, is as exact as a
+        # named place ("tears of the kingdom is my new favourite game" ends the one before)
         return change in NAMED_CHANGES
     return (change in NAMED_CHANGES and entry.value_type in NAMED_TYPES
             and value[:1].isupper())

@@ -264,6 +264,14 @@ def test_only_some_model_states_take_part_in_currency():
     assert competes("I actually like olives now??", "likes", "olives", "starts")
     assert competes("gone right off sushi", "likes", "sushi", "stops")
     assert not competes("I love olives", "likes", "olives", "ongoing")
+    # a favourite's slot is narrowed by its kind: a new one, or the old one ended, competes there
+    t = "ok tears of the kingdom is my new favourite game"
+    c = cand(t, predicate="favorite", value=span(t, "tears of the kingdom"), key=span(t, "game"),
+             change="starts")
+    assert c.predicate == "favorite_game" and c.competes
+    c = cand(t, predicate="favorite", value=span(t, "tears of the kingdom"), key=span(t, "game"),
+             change="ongoing")
+    assert not c.competes  # a favourite read as held, with no change said, stays a mention
     # a count said as holding now is a number said outright: it updates the count before it
     t = "there are 16 fish in the tank now"
     c = cand(t, predicate="owns_count", value=span(t, "16"), key=span(t, "fish"), change="ongoing")
