@@ -76,6 +76,8 @@ def _stored_predicate(tagged: Any) -> tuple[str, str] | None:
 # A count told as holding now ("16 fish in the tank now", "we now have 7 rabbits") competes too:
 # its value is a number said outright (`_stored_predicate` keeps only those, with their key), as
 # exact as a named place, and a count that never updates leaves two totals current side by side.
+# So does a stance's start or stop (its slot is the thing itself) and a favourite's (its slot is
+# narrowed by the kind read with it: KEYED_SINGLE).
 PLAN_CHANGES = frozenset({"planned", "cancelled"})
 NAMED_CHANGES = frozenset({"starts", "stops"})
 COUNT_CHANGES = frozenset({"ongoing", "starts"})

@@ -247,8 +247,8 @@ def test_a_state_the_extractor_stated_itself_is_not_added_twice():
 
 def test_only_some_model_states_take_part_in_currency():
     """A model state competes for its slot when it is a start or stop of a named place,
-    organisation or person, or a count said as holding; a state it reads as holding, or a change
-    of a common noun, is kept
+    organisation or person, of a stance or of a favourite, or a count said as holding; a state it
+    reads as holding, or a change of a common noun, is kept
     as a mention with no slot (on real chats those drew mostly wrong edges)."""
     def competes(text, predicate, words, change):
         return cand(text, predicate=predicate, value=span(text, words), change=change).competes
