@@ -145,7 +145,8 @@ _ADDRESSEE = re.compile(r"\byour\s+(?:[\w'’-]+\s+){0,3}$", re.IGNORECASE)
 # Caroline!"): no corpus fact sits in such a clause; on real chats every model fact in one was the
 # other person's (docs/bench/2026-12-05-corpus-u-v-model-reads.md).
 _WISHED = re.compile(
-    r"(?:^|[.!?,;:—–]\s*)(?:(?:omg|oh|wow|woo+hoo+|yay|aw+|hey|and|so)\s+)?(?:have\s+(?:fun|an?\s+(?:great|good|lovely|nice|safe|brilliant|"
+    r"(?:^|[.!?,;:—–]\s*)(?:(?:omg|oh|wow|woo+hoo+|yay|aw+|hey|and|so)\s+)?"
+    r"(?:have\s+(?:fun|an?\s+(?:great|good|lovely|nice|safe|brilliant|"
     r"wonderful|fantastic|amazing)(?:\s+(?:time|trip|day|one))?)|enjoy|good\s+luck|best\s+of\s+"
     r"luck|safe\s+travels|congrats|congratulations)\b[^.!?,;:—–]*$", re.IGNORECASE)
 
