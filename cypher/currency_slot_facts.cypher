@@ -7,6 +7,7 @@ MATCH (f:FactEvent {user_id: $user_id, slot: slot})
 WHERE ($known_at IS NULL OR f.mentioned_at <= $known_at) AND f.invalidated_at IS NULL
 RETURN slot, f.id AS id, f.predicate AS predicate, f.value AS value, f.modality AS modality,
        f.mentioned_at AS mentioned_at, f.occurred_start AS occurred_start,
+       f.occurred_end AS occurred_end,
        f.turn_idx AS turn_idx, f.span_start AS span_start, f.retraction AS retraction,
        coalesce(f.mention, false) AS mention,
        COLLECT { MATCH (s:Session {id: f.session_id, user_id: $user_id})

@@ -58,8 +58,24 @@ class SlotFact(SlotFactRecord):
 
     @property
     def effective(self) -> datetime:
-        """When it took effect: its occurrence, except that a time which only names the day it
-        was said ("as of today I work at Uber") is the moment it was said, not that midnight."""
+        """When it took effect, as a state's history orders it: its occurrence, except that a
+        time which only names a period holding the moment it was said is that moment: "as of
+        today I work at Uber" is not that midnight, and "Idles have replaced AM as my favourite
+        band this year", said in June, is no change on 1 January — the year holds what was said
+        earlier in it ("AM is my favourite", in March), and the period does not tell whether the
+        change came before or after that. Said in June, the change is known from June."""
+        start, end = self.occurred_start, self.occurred_end
+        if start is not None and start <= self.mentioned_at and end is not None \
+                and self.mentioned_at <= end:
+            return self.mentioned_at
+        return self.earliest
+
+    @property
+    def earliest(self) -> datetime:
+        """The earliest it may have happened, as a plan's outcome is judged by it: its
+        occurrence's start ("recently": a month before it was said), or the moment it was said
+        when its time names only that day. An outcome that may have come before the plan was
+        made fulfils nothing, so a period reaching back before the plan closes none."""
         start = self.occurred_start
         if start is None or (start.date() == self.mentioned_at.date()
                              and start <= self.mentioned_at):
@@ -80,7 +96,7 @@ class SlotFact(SlotFactRecord):
         entry = P.lookup(self.predicate)
         return (self.modality == "asserted" and not self.mention and entry is not None
                 and entry.closes_plan and entry.time_ahead
-                and self.effective.date() > self.mentioned_at.date())
+                and self.earliest.date() > self.mentioned_at.date())
 
     def holds_ahead(self) -> bool:
         """A plan or a commitment: what a later outcome of the same thing closes."""
@@ -272,10 +288,10 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     fulfilments = [f for f in outcomes if not f.is_commitment]  # what closes a commitment
     for fact in ordered:
         if not fact.holds_ahead():
-            out.facts.append(FactDecision(fact.id, "active", fact.effective))
+            out.facts.append(FactDecision(fact.id, "active", fact.earliest))
             continue
         if fact.is_commitment:
-            d = FactDecision(fact.id, "active", fact.effective)
+            d = FactDecision(fact.id, "active", fact.earliest)
             _close_plan(fact, d, fulfilments, out)
         else:
             d = FactDecision(fact.id, "active", fact.mentioned_at)
@@ -289,10 +305,10 @@ def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact],
     """Close the plan at the first of `outcomes` (in said order) mentioned after it, in a later
     session, that happened no earlier than the plan was made."""
     outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
-                    and f.effective >= plan.mentioned_at), None)
+                    and f.earliest >= plan.mentioned_at), None)
     if outcome is not None:
         d.status = "superseded"
-        d.valid_until = max(min(outcome.effective, outcome.mentioned_at), d.valid_from)
+        d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)
         out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
 
 

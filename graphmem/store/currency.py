@@ -34,6 +34,9 @@ class SlotFactRecord:
     # Read in passing (a model state that does not compete, FactCandidate.competes): a later
     # fact of the slot ends it (no edge is drawn), but it ends nothing itself.
     mention: bool = False
+    # The end of the period its time phrase names ("this year": the year's end), if any: a
+    # period that holds the moment it was said orders the fact at that moment (SlotFact.effective).
+    occurred_end: datetime | None = None
 
 
 R = TypeVar("R", bound=SlotFactRecord)
@@ -92,7 +95,8 @@ def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
         by_slot.setdefault(row["slot"], []).append(kind(
             id=row["id"], predicate=row["predicate"], value=row["value"],
             modality=row["modality"], mentioned_at=mentioned_at,
-            occurred_start=utc_native(row["occurred_start"]), turn_idx=row["turn_idx"] or 0,
+            occurred_start=utc_native(row["occurred_start"]),
+            occurred_end=utc_native(row["occurred_end"]), turn_idx=row["turn_idx"] or 0,
             span_start=row["span_start"] or 0, retraction=bool(row["retraction"]),
             tied_to=row["tied_to"], heard_at=utc_native(row["heard_at"]),
             mention=bool(row["mention"])))

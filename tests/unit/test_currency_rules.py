@@ -275,6 +275,42 @@ def test_today_takes_effect_when_it_is_said_not_at_midnight():
     assert past.effective == datetime(2024, 8, 12, tzinfo=UTC)
 
 
+def test_a_period_holding_the_moment_said_orders_the_change_there():
+    march, june = datetime(2026, 3, 5, 12, tzinfo=UTC), datetime(2026, 6, 10, 12, tzinfo=UTC)
+    am = fact("am", "favorite_band", "AM", march)  # "AM is my favourite band", in March
+    # "Idles have replaced AM as my favourite band this year", in June: the year starts before
+    # March, but holds March too; the change is ordered in June and ends AM there
+    idles = replace(fact("id", "favorite_band", "Idles", june,
+                         occurred=datetime(2026, 1, 1, tzinfo=UTC)),
+                    occurred_end=datetime(2027, 1, 1, tzinfo=UTC))
+    assert idles.effective == june
+    for facts in itertools.permutations([am, idles]):
+        d = by_id(decide_slot(list(facts)))
+        assert d["id"].status == "active" and d["am"].status == "superseded"
+        assert d["am"].valid_until == june
+    # "recently" ends at the moment said: the same
+    recent = replace(fact("r", "lives_in", "Denver", june, occurred=datetime(2026, 5, 11, tzinfo=UTC)),
+                     occurred_end=june)
+    boston = fact("b", "lives_in", "Boston", datetime(2026, 6, 1, tzinfo=UTC))
+    assert by_id(decide_slot([boston, recent]))["r"].status == "active"
+    # a period over before the moment said dates the change: "moved to Denver last year"
+    last_year = replace(fact("y", "lives_in", "Denver", june, occurred=datetime(2025, 1, 1, tzinfo=UTC)),
+                        occurred_end=datetime(2026, 1, 1, tzinfo=UTC))
+    assert last_year.effective == datetime(2025, 1, 1, tzinfo=UTC)
+    assert by_id(decide_slot([am, replace(last_year, predicate="favorite_band", value="Idles")]))[
+        "y"].status == "superseded"
+    # a plan's outcome is judged by the earliest it may have happened: "I recently saw a
+    # concert", said nine days after a concert was planned, may be an older concert
+    plan = fact("p", "attended", "concert", datetime(2026, 6, 1, tzinfo=UTC), "planned")
+    seen = replace(fact("s", "attended", "concert", june, occurred=datetime(2026, 5, 11, tzinfo=UTC)),
+                   occurred_end=june)
+    assert by_id(decide_plan_slot([plan, seen]))["p"].status == "active"
+    later = replace(seen, mentioned_at=datetime(2026, 7, 20, tzinfo=UTC),
+                    occurred_start=datetime(2026, 6, 20, tzinfo=UTC),
+                    occurred_end=datetime(2026, 7, 20, tzinfo=UTC))
+    assert by_id(decide_plan_slot([plan, later]))["p"].status == "superseded"
+
+
 def test_a_lower_tally_of_deeds_counts_something_else():
     a = fact("a", "count:course", "3", dt(2))
     b = fact("b", "count:course", "2", dt(4))  # "two courses on another site"
