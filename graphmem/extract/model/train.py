@@ -311,13 +311,13 @@ MAX_MB = 30  # the most the package ships: int8 is kept whenever fp32 is larger
 
 
 def quantize(src: Path, dst: Path) -> None:
-    """int8 weights, a scale per output channel (7-bit range): of the dynamic quantisations tried
-    on the weights of 2026-12-04, the one whose tags agreed most with fp32's on 1,500 training
-    messages (per tensor 1,374, per channel 1,442, per channel and 7-bit 1,445)."""
-    # deferred: onnxruntime's quantisation tools, needed only at export
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    quantize_dynamic(str(src), str(dst), weight_type=QuantType.QInt8, per_channel=True,
-                     reduce_range=True)
+    """int8 with a range per token (`quantize.per_token_int8`): a message's tags do not depend on
+    the other messages of its batch. Of the quantisations tried on the weights of 2026-12-05, the
+    one whose tags agreed most with fp32's on 1,500 training messages (dynamic per batch 1,413,
+    static 1,124, per token 1,460; docs/bench/2026-12-05-per-token-int8.md)."""
+    # deferred: onnx, needed only at export
+    from .quantize import per_token_int8
+    per_token_int8(src, dst)
 
 
 def evaluate(tagger: ModelTagger, messages: list[Message]) -> dict:
