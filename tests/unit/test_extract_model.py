@@ -71,35 +71,22 @@ def test_a_plain_fact_is_found_with_its_span(tagger: ModelTagger) -> None:
 
 
 def test_batched_tagging_equals_one_by_one(tagger: ModelTagger) -> None:
-    """Dynamic int8 quantisation scales activations per batch: a message's scores move a little
-    with its batch's company, and a fact near a decision boundary (or a span's edge) may come
-    and go. Measured over corpus messages, not a chosen few: few messages change at all and the
-    scores of the facts found both ways barely move (measured on 600 such messages: weights
-    6bf8b85213e9 26 differ, 99% of scores within .19; 8e62e54de13b 23, within .18). Padding is
-    exercised by six messages of very different lengths tagged as one batch: what the tagger is
-    sure of comes out either way."""
+    """A message is tagged the same whatever else is in its batch: the weights quantise each
+    token from its own values (`quantize.per_token_int8`), not the whole batch from one range
+    (the dynamic quantisation before made 16 of these 300 messages come out differently alone).
+    Measured over corpus messages, with their scores, in batches in two orders; padding is
+    exercised by six messages of very different lengths tagged as one batch."""
     texts = [m.text for m in corpus.load()][::17][:300]
-
-    def facts(fs: list[TaggedFact]) -> dict[tuple, float]:
-        return {(f.predicate, f.value, f.change, f.subject, f.key, f.time, f.subject_span): f.score
-                for f in fs}
     together, alone = tagger.tag(texts), [tagger.tag([t])[0] for t in texts]
-    differ, moved = 0, []
-    for a, b in zip(together, alone, strict=True):
-        fa, fb = facts(a), facts(b)
-        differ += fa.keys() != fb.keys()
-        moved += [abs(fa[k] - fb[k]) for k in fa.keys() & fb.keys()]
-    assert differ <= len(texts) // 15, differ
-    moved.sort()
-    assert len(moved) > 200 and moved[int(0.99 * len(moved))] < 0.25, moved[-5:]
+    assert together == alone
+    assert tagger.tag(texts[::-1])[::-1] == alone
+    assert sum(map(len, alone)) > 200
     mixed = ["my sister priya lives in leeds", "ok", "what's a good pasta recipe?",
              "sold my old bike on sunday and bought a new one, going to ride to work now",
              "we moved to bristol last month", "is bristol nice to live in?"]
-    together, alone = tagger.tag(mixed), [tagger.tag([t])[0] for t in mixed]
-    for a, b in zip(together, alone, strict=True):
-        fa, fb = facts(a), facts(b)
-        assert all(max(fa.get(k, 0.0), fb.get(k, 0.0)) < 0.7 for k in fa.keys() ^ fb.keys())
-    assert together[1] == [] and together[5] == [] and alone[5] == []
+    together = tagger.tag(mixed)
+    assert together == [tagger.tag([t])[0] for t in mixed]
+    assert together[1] == [] and together[5] == []
     assert any(f.predicate == "lives_in" and f.score >= 0.7 for f in together[4])
     assert tagger.tag([]) == []
 
