@@ -126,3 +126,45 @@ def test_a_fact_told_later_ends_a_mention_and_a_mention_ends_nothing(graph, user
         edges = s.run("MATCH (:FactEvent {user_id: $u})-[r]->(:FactEvent) RETURN count(r) AS n",
                       u=user_id).single()["n"]
     assert edges == 0
+
+
+# One session as a person might type it: short and long turns, facts and look-alikes, a pasted
+# wall of text. Bulk ingest tags them together; append tags each alone.
+SESSION = [
+    "moving week!!! the flat in Walthamstow is finally ours, keys on friday",
+    "ok random q, is it normal for a cat to sleep 18 hours a day",
+    "my partner Tomasz just started at a vet clinic in Leyton so he'd probably know lol",
+    "pasting the listing so u can see: " + "Spacious two-bed flat, recently refurbished, "
+    "south-facing garden, close to the Victoria line, council tax band C, EPC rating B, "
+    "available immediately, no pets, no smokers, references required. " * 3,
+    "we adopted Mochi (the cat) back in march btw",
+    "thinking of signing up for the hackney half in september, is 5 months enough to train?",
+    "hmm",
+    "I quit my job at the bakery last week, starting freelance design full time 🎨",
+]
+
+
+def _facts(graph, user_id):
+    keep = ("predicate", "value", "modality", "subject", "slot", "mention", "status",
+            "extracted_by", "mentioned_at", "occurred_start", "occurred_end")
+    return sorted((tuple(str(f.get(k)) for k in keep)
+                   for f in facts_as_of(graph, user_id, history=True)))
+
+
+def test_a_session_appended_turn_by_turn_makes_the_facts_of_one_ingest(
+        graph, user_id, new_user, hybrid):
+    """The tagger's int8 weights quantise each token from its own values, so a turn tagged
+    alone (append) reads as it does among the other turns of its session (ingest); per-batch
+    quantisation let a long turn change its neighbours' facts."""
+    start = _at(2026, 5, 4)
+    turns = [TurnRecord("user", text, source_id=f"t{k}",
+                        timestamp=start.replace(minute=k))
+             for k, text in enumerate(SESSION)]
+    memory = Memory(graph, extractor=hybrid, embedder=FakeVectors())
+    memory.ingest([Transcript(user_id, [SessionRecord("s1", start, turns)])])
+    other = new_user()
+    for turn in turns:
+        memory.append(other, "s1", [turn], session_time=start)
+    together, one_by_one = _facts(graph, user_id), _facts(graph, other)
+    assert len(together) >= 5
+    assert together == one_by_one
