@@ -145,10 +145,11 @@ SESSION = [
 
 
 def _facts(graph, user_id):
-    keep = ("predicate", "value", "modality", "subject", "slot", "mention", "status",
-            "extracted_by", "mentioned_at", "occurred_start", "occurred_end")
-    return sorted((tuple(str(f.get(k)) for k in keep)
-                   for f in facts_as_of(graph, user_id, history=True)))
+    keep = ("predicate", "value", "quantity", "text", "modality", "slot", "mention", "status",
+            "extracted_by", "mentioned_at", "occurred_start", "occurred_end", "valid_from",
+            "valid_until")
+    return sorted(tuple(str(f[k]) for k in keep)
+                  for f in facts_as_of(graph, user_id, history=True))
 
 
 def test_a_session_appended_turn_by_turn_makes_the_facts_of_one_ingest(
