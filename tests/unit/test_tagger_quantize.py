@@ -71,3 +71,38 @@ def test_a_row_is_quantised_from_its_own_values(tmp_path):
     assert not {"table", "wq", "wk", "wo"} & stored.keys()
     big_inits = [i for i in onnx.load(str(q8)).graph.initializer if np.prod(i.dims) >= 64]
     assert big_inits and all(i.data_type == onnx.TensorProto.INT8 for i in big_inits)
+
+
+def test_what_it_does_not_understand_it_leaves_float(tmp_path):
+    """At opset 18 the row ranges take their axis as an input; a Gather along columns and a
+    table of integers are left as they are."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from graphmem.extract.model.quantize import per_token_int8
+
+    rng = np.random.default_rng(9)
+    inits = [numpy_helper.from_array(rng.normal(size=(6, 6)).astype(np.float32), "cols"),
+             numpy_helper.from_array(rng.integers(0, 5, size=(6, 6)).astype(np.int64), "ints"),
+             numpy_helper.from_array(rng.normal(size=(6, 3)).astype(np.float32), "w")]
+    nodes = [helper.make_node("Gather", ["cols", "ids"], ["c"], axis=1),
+             helper.make_node("Gather", ["ints", "ids"], ["i"]),
+             helper.make_node("MatMul", ["x", "w"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "edges", [helper.make_tensor_value_info("ids", TensorProto.INT64, [2]),
+                         helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("i", TensorProto.INT64, [2, 6]),
+         helper.make_tensor_value_info("c", TensorProto.FLOAT, [6, 2])], inits)
+    src, dst = tmp_path / "fp32.onnx", tmp_path / "q8.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)],
+                                ir_version=8), str(src))
+    per_token_int8(src, dst)
+    import onnxruntime as ort
+    feeds = {"ids": np.array([1, 4]), "x": rng.normal(size=(2, 6)).astype(np.float32)}
+    want = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"]).run(None, feeds)
+    got = ort.InferenceSession(str(dst), providers=["CPUExecutionProvider"]).run(None, feeds)
+    assert np.array_equal(got[1], want[1]) and np.array_equal(got[2], want[2])
+    assert np.abs(got[0] - want[0]).max() < 0.03 * np.abs(want[0]).max()
+    kept = {i.name for i in onnx.load(str(dst)).graph.initializer}
+    assert {"cols", "ints"} <= kept and "w" not in kept

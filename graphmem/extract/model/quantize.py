@@ -50,14 +50,28 @@ def per_token_int8(src: Path, dst: Path) -> None:
         graph.initializer.append(numpy_helper.from_array(array, name))
         return name
 
+    inputs = {i.name for i in graph.input}
+    opset = next((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")), 17)
+
     def drop(name: str) -> None:
-        if uses.get(name) == 1:
+        # an initializer listed as a graph input may be fed by the caller: it stays
+        if uses.get(name) == 1 and name not in inputs:
             graph.initializer.remove(inits[name])
+
+    def row_range(op: str, x: str, out: str) -> onnx.NodeProto:
+        """ReduceMax / ReduceMin over the last axis (an attribute before opset 18, an input
+        from 18)."""
+        if opset >= 18:
+            return helper.make_node(op, [x, "q_last"], [out], keepdims=1)
+        return helper.make_node(op, [x], [out], axes=[-1], keepdims=1)
 
     def matrix(node: onnx.NodeProto, op: str, at: int) -> np.ndarray | None:
         """The 2-D constant input `at` of an `op` node, if it has one."""
-        if node.op_type != op or node.input[at] not in inits:
+        if node.op_type != op or node.input[at] not in inits \
+                or inits[node.input[at]].data_type != TensorProto.FLOAT:
             return None
+        if any(a.name == "axis" and a.i != 0 for a in node.attribute):
+            return None  # a Gather along another axis than rows
         array = numpy_helper.to_array(inits[node.input[at]]).astype(np.float32)
         return array if array.ndim == 2 else None
 
@@ -72,6 +86,8 @@ def per_token_int8(src: Path, dst: Path) -> None:
     const("q_one", np.array(1.0, np.float32))
     const("q_zp", np.array(128, np.uint8))
     const("q_wzp", np.array(0, np.int8))
+    if opset >= 18:
+        const("q_last", np.array([-1], np.int64))
     quantised: dict[str, tuple[str, str]] = {}  # input → (its uint8 rows, their scales)
     for k, node in enumerate(list(graph.node)):
         if (w := matrix(node, "MatMul", 1)) is None:
@@ -85,8 +101,8 @@ def per_token_int8(src: Path, dst: Path) -> None:
         if x not in quantised:
             quantised[x] = (p + "xq", p + "s")
             nodes = [
-                helper.make_node("ReduceMax", [x], [p + "hi"], axes=[-1], keepdims=1),
-                helper.make_node("ReduceMin", [x], [p + "lo"], axes=[-1], keepdims=1),
+                row_range("ReduceMax", x, p + "hi"),
+                row_range("ReduceMin", x, p + "lo"),
                 helper.make_node("Neg", [p + "lo"], [p + "nlo"]),
                 helper.make_node("Max", [p + "hi", p + "nlo", "q_eps"], [p + "m"]),
                 helper.make_node("Div", [p + "m", "q_127"], [p + "s"]),
