@@ -65,8 +65,11 @@ class SlotFact(SlotFactRecord):
         earlier in it ("AM is my favourite", in March), and the period does not tell whether the
         change came before or after that. Said in June, the change is known from June."""
         start, end = self.occurred_start, self.occurred_end
+        # the end is the first moment after the period ("yesterday" ends at today's midnight); a
+        # period that ends at the moment said ("recently", "for the past three years") tells
+        # when it began, and keeps that start
         if start is not None and start <= self.mentioned_at and end is not None \
-                and self.mentioned_at <= end:
+                and self.mentioned_at < end:
             return self.mentioned_at
         return self.earliest
 
@@ -259,6 +262,7 @@ class _SlotWalk:
         either said it (they hold with it) or end too."""
         # Two different values asserted for the same moment: no order settles it.
         simultaneous = (fact.effective == head.effective and fact.occurred_start is None
+                        and head.occurred_start is None
                         and fact.modality == head.modality == "asserted")
         kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
         for old_fact in self.current:

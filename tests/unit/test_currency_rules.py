@@ -288,11 +288,27 @@ def test_a_period_holding_the_moment_said_orders_the_change_there():
         d = by_id(decide_slot(list(facts)))
         assert d["id"].status == "active" and d["am"].status == "superseded"
         assert d["am"].valid_until == june
-    # "recently" ends at the moment said: the same
-    recent = replace(fact("r", "lives_in", "Denver", june, occurred=datetime(2026, 5, 11, tzinfo=UTC)),
-                     occurred_end=june)
-    boston = fact("b", "lives_in", "Boston", datetime(2026, 6, 1, tzinfo=UTC))
-    assert by_id(decide_slot([boston, recent]))["r"].status == "active"
+    # a period that ends at the moment said tells when it began: "I've lived in Denver for the
+    # past three years" ends a Boston of four years ago three years ago
+    past = replace(fact("r", "lives_in", "Denver", june, occurred=datetime(2023, 6, 10, tzinfo=UTC)),
+                   occurred_end=june)
+    assert past.effective == datetime(2023, 6, 10, tzinfo=UTC)
+    boston = fact("b", "lives_in", "Boston", datetime(2022, 1, 5, tzinfo=UTC))
+    assert by_id(decide_slot([boston, past]))["b"].valid_until == datetime(2023, 6, 10, tzinfo=UTC)
+    # the end is the first moment after the period: "yesterday", said in a session stamped with
+    # its date alone (midnight), is yesterday
+    midnight = datetime(2026, 6, 15, tzinfo=UTC)
+    yesterday = replace(fact("x", "lives_in", "Denver", midnight,
+                             occurred=datetime(2026, 6, 14, tzinfo=UTC)), occurred_end=midnight)
+    assert yesterday.effective == datetime(2026, 6, 14, tzinfo=UTC)
+    # a period's fact and a plain one said at the same moment: the order they were said in
+    # settles it, whichever came first (no CONTRADICTS for one order only)
+    plain = replace(am, mentioned_at=june)
+    for first, second in ((plain, replace(idles, turn_idx=5)),
+                          (replace(idles, turn_idx=0), replace(plain, turn_idx=5))):
+        d = decide_slot([first, second])
+        assert [(link.source, link.target, link.type) for link in d.links] == [
+            (second.id, first.id, "SUPERSEDES")]
     # a period over before the moment said dates the change: "moved to Denver last year"
     last_year = replace(fact("y", "lives_in", "Denver", june, occurred=datetime(2025, 1, 1, tzinfo=UTC)),
                         occurred_end=datetime(2026, 1, 1, tzinfo=UTC))
