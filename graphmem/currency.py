@@ -152,6 +152,18 @@ def _asserted_state(fact: SlotFact) -> str:
     return SlotFact(fact.id, fact.predicate, fact.value, "asserted", fact.mentioned_at).state()
 
 
+def _denies_another_value(old: SlotFact, new: SlotFact) -> bool:
+    """A denial of one value ended by another value asserted. Answered, not another value: a
+    denial of no value ("quit my job" denies every employer), a stance or an activity (one
+    thing in the slot), a count, and a value that names the denied one's words or the reverse
+    ("not Portland", then "Portland, OR")."""
+    if (old.modality != "negated" or new.modality != "asserted" or old.is_quantity
+            or new.is_quantity or _asserted_state(old) == new.state()):
+        return False
+    denied, said = (set(normalise_name(f.value or "").split()) for f in (old, new))
+    return bool(denied) and bool(said) and not (denied <= said or said <= denied)
+
+
 def _number(value: str | None) -> float | None:
     try:
         return float(value) if value is not None else None
@@ -225,8 +237,13 @@ class _SlotWalk:
         old = self.decisions[old_fact.id]
         old.status, old.valid_until = "superseded", fact.effective
         # A mention leaves the current facts without an edge: on real chats it is too often a
-        # misreading (a word of a pasted prompt) for its end to be a change the user made.
-        if not old_fact.mention:
+        # misreading (a word of a pasted prompt) for its end to be a change the user made. So
+        # does a denial ended by another value ("left Acme", then "I work at Boeing"): it leaves
+        # the slot's state, but Boeing tells nothing of Acme (as "left Acme" tells nothing of a
+        # Boeing held: `_leaves_head_alone`), and that Acme ended is the denial's own edge. On
+        # real chats 11 of the 12 such edges judged were wrong (a value misread as denied: a
+        # pasted article's city, a shop read as an employer).
+        if not old_fact.mention and not _denies_another_value(old_fact, fact):
             self.out.links.append(Link(fact.id, old_fact.id, kind, fact.effective))
 
     def step(self, fact: SlotFact) -> None:
