@@ -37,7 +37,10 @@ def plan_key(value: str | None) -> str | None:
     if not words:
         return None
     names = _name_runs(words)
-    return _named_key(words, names[-1]) if names else _plain_key(words)
+    key = _named_key(words, names[-1]) if names else _plain_key(words)
+    # a letter alone names nothing: a value cut inside a word ("s" of "Smokey's") would key
+    # every other such cut ("Rachel and Mike's") to the same plan
+    return key if key and any(len(w) > 1 for w in key.split()) else None
 
 
 def _name_runs(words: list[str]) -> list[list[int]]:

@@ -248,6 +248,14 @@ def test_a_plan_is_not_closed_by_what_was_said_with_it_or_happened_before_it():
     assert by_id(decide_plan_slot([plan, same_session, before, later]))["p"].status == "superseded"
 
 
+def test_a_letter_alone_keys_no_plan():
+    """A value cut inside a word ("s" of "check out Smokey's", read by candidate weights on a
+    real chat) named the same plan as every other such cut ("at Rachel and Mike's")."""
+    assert plan_key("s") is None and plan_key("'s") is None
+    assert slot_key("user", "plans", "s", "planned") is None
+    assert plan_key("Smokey's") == "smokey" and plan_key("the K2 trek") == "k2 trek"
+
+
 def test_a_common_noun_keeps_its_modifier_in_the_plan_key():
     assert plan_key("their next trip") == "next trip" != plan_key("solo camping trip")
     assert plan_key("a summer road trip") == "road trip" != plan_key("trip")
