@@ -17,6 +17,7 @@ from graphmem.extract.model.infer import (
     bio_spans,
     strip_span,
     whole_name,
+    word_start,
     word_tags,
 )
 
@@ -144,6 +145,18 @@ def test_a_value_is_the_whole_name_it_lies_in(text: str, word: str, name: str) -
     i = text.index(word)
     a, b = whole_name(text, i, i + len(word))
     assert text[a:b] == name
+
+
+@pytest.mark.parametrize(("text", "cut", "whole"), [
+    ("on Friday I go to Kehoe's for the quiz", "s", "Kehoe's"),
+    ("mum's shepherd's pie recipe please", "s pie", "shepherd's pie"),
+    ("met my sister Rosa’s new boyfriend", "s new boyfriend", "Rosa’s new boyfriend"),
+    ("running the 10k again", "10k", "10k"),  # a word's own start stays
+    ("a trip to 'Bath' soon", "Bath", "Bath"),  # a quote before a word is not inside one
+])
+def test_a_value_never_starts_inside_a_word(text: str, cut: str, whole: str) -> None:
+    i = text.rindex(cut)
+    assert text[word_start(text, i):i + len(cut)] == whole
 
 
 def test_tagged_names_are_never_cut(tagger: ModelTagger) -> None:

@@ -152,6 +152,22 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:;\n\"“(]\s*)$")
 MAX_NAME_WORDS = 6
 
 
+def _inside_word(text: str, at: int) -> bool:
+    """Whether `at` falls inside a word: after a letter or digit, or after the apostrophe of
+    "Kehoe's" or "shepherd's"."""
+    return at > 0 and (text[at - 1].isalnum()
+                       or (text[at - 1] in "'’" and at > 1 and text[at - 2].isalnum()))
+
+
+def word_start(text: str, start: int) -> int:
+    """A value never starts inside a word: the tagger reads the "'s" of a possessive as a word of
+    its own, and its "s" alone ("going to Kehoe's") or "s pie" ("shepherd's pie") is no value;
+    the span starts where its word does."""
+    while _inside_word(text, start):
+        start -= 1
+    return start
+
+
 def whole_name(text: str, start: int, end: int) -> tuple[int, int]:
     """The whole capitalised name a value span lies in ("Laguna Seca", "Royal College of
     Surgeons", "Logitech C920"): the span grown over the neighbouring words that start with a
@@ -310,6 +326,7 @@ class ModelTagger:
 
         def char_span(t0: int, t1: int) -> Span | None:
             s, e = strip_span(text, offs[t0][0], offs[t1][1])
+            s = word_start(text, s) if e > s else s
             return Span(s, e, text[s:e]) if e > s else None
 
         # A name's words tagged apart ("Laguna" one fact, "Seca" another) make one value, the
