@@ -24,8 +24,10 @@ and each turn shows the day it was said.
 Rules:
 - Cite every claim with the handle of the turn it comes from, in the form [turn:T3], right after \
 the claim. Cite only handles listed in the evidence.
-- Facts marked superseded or invalid are no longer true; for questions about the present use the \
-current one, and say what changed when that helps.
+- A fact marked superseded was followed by a later fact on the same thing: it held until then; \
+for questions about the present use the current one, and say what changed when that helps. A \
+superseded fact that something ended or was not so ("left their job at Acme") still happened: \
+it is not undone. A fact marked invalid was wrong.
 - Count, add and compare carefully; the tool results in the notes are exact.
 - If the evidence does not contain the answer, set not_in_memory to true and answer briefly that \
 it is not in memory (you may say what related information is there). Never guess.
