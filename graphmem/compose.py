@@ -19,6 +19,7 @@ from .llm import LLMClient, LLMConfig
 from .relate import LLMRelationJudge
 
 EXTRACTORS = ("offline", "model", "hybrid", "llm")  # rules, learned, both, an LLM
+LOCAL_EXTRACTORS = ("offline", "model", "hybrid")  # the extractors that need no LLM endpoint
 RELATIONS = ("auto", "rules", "llm")  # who decides relations beyond the slot rules
 
 

