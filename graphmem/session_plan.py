@@ -105,9 +105,11 @@ def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) ->
 
 
 def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
-    """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner."""
+    """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner: the
+    subject and the statement name them ("User went camping." and the registry's "User: went to
+    beach." alike)."""
     text = cand.text
-    if text.startswith(("User ", "User's ", "User’s ")):
+    if text.startswith(("User ", "User's ", "User’s ", "User:")):
         text = speaker + text[4:]
     roles = [r for r in cand.roles if not (r.role == "subject" and is_self(r.name))]
     return replace(cand, subject=speaker, text=text,
