@@ -113,3 +113,14 @@ def test_every_rule_word_names_a_canonical_predicate_or_none():
     for p in P.RULE_WORDS:
         assert p.canonical is None or p.canonical in names, p.name
     assert all(p.canonical is None for p in P.CANONICAL)
+
+
+@pytest.mark.parametrize("predicate, value, said", [
+    ("does:dancing", "Dancing", "User: does Dancing."),
+    ("does:kids_run_around", "kids run around", "User: does kids run around."),
+    ("owns_count:cat", "2", "User: owns count cat 2."),
+    ("favorite_restaurant", "Kru", "User: favorite restaurant Kru."),
+    ("works_at", "Northwind", "User: works at Northwind."),
+])
+def test_a_statement_says_a_key_that_repeats_its_value_once(predicate, value, said):
+    assert P.statement("User", predicate, value) == said
