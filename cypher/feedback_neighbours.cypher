@@ -3,7 +3,7 @@
 // other sessions than the seed's, at most $per_seed of each per seed, nothing mentioned after
 // $known_at. The vector indexes are asked for $fetch nodes (the seed's own session's nearest
 // come first and are left out); scores are the index's (SCORE AS, as in tunnel_dense_index).
-// One row holding the list (one Bolt record).
+// Without $mentions no fact kept as a mention. One row holding the list (one Bolt record).
 CYPHER 25
 UNWIND range(0, size($seeds) - 1) AS rank
 CALL (rank) {
@@ -35,6 +35,7 @@ CALL (s) {
                  WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at LIMIT $fetch)
     SCORE AS score
   WITH f, score WHERE f.user_id = $user_id AND f.session_id <> s.session_id
+    AND ($mentions OR NOT coalesce(f.mention, false))
   RETURN 'fact' AS type, f.id AS id, score, f.turn_id AS turn_id
   ORDER BY score DESC LIMIT $per_seed
 }

@@ -1,6 +1,8 @@
 // BM25 tunnel: Lucene hits over one user's turns, pieces and facts (scoped inside Lucene by
 // user_id, then checked exactly). Each branch keeps its best $heads hits; with $known_at (a
-// question date) no turn, piece or fact mentioned later. One row holding the list (one Bolt record).
+// question date) no turn, piece or fact mentioned later; without $mentions no fact kept as a
+// mention (FactEvent.mention: its turn is found by its own words). One row holding the list (one
+// Bolt record).
 CALL () {
   CALL db.index.fulltext.queryNodes('turn_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
@@ -20,6 +22,7 @@ CALL () {
   CALL db.index.fulltext.queryNodes('fact_text', $lucene, {limit: $limit}) YIELD node, score
   WITH node, score WHERE node.user_id = $user_id
     AND ($known_at IS NULL OR node.mentioned_at <= $known_at)
+    AND ($mentions OR NOT coalesce(node.mention, false))
   RETURN 'fact' AS type, node.id AS id, score, node.turn_id AS turn_id,
          null AS session_source_id, null AS idx, node.session_id AS session_id
   ORDER BY score DESC LIMIT $heads

@@ -4,7 +4,7 @@
 // A turn scores by its best part: its own vector or that of any of its embedded pieces (the
 // sentences of a turn longer than the embedder's window). With $known_at (a question date) no
 // turn, piece or fact mentioned later; with $since (the start of a question's time window) none
-// mentioned before.
+// mentioned before; without $mentions no fact kept as a mention (FactEvent.mention).
 CALL () {
   CALL () {
     MATCH (t:Turn {user_id: $user_id})
@@ -26,6 +26,7 @@ CALL () {
   UNION ALL
   MATCH (f:FactEvent {user_id: $user_id})
   WHERE f.embedding IS NOT NULL AND ($known_at IS NULL OR f.mentioned_at <= $known_at)
+    AND ($mentions OR NOT coalesce(f.mention, false))
     AND ($since IS NULL OR f.mentioned_at >= $since)
   WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
   WHERE score >= $min_cosine

@@ -5,8 +5,8 @@
 // the database. A turn scores by its best part, its own vector or one of its embedded pieces, as
 // in the exact scan (tunnel_dense). The score is the index's (SCORE AS): the scale of the exact
 // scan's vector.similarity.cosine, equal to 1e-7 on 60 searches with the same lists, and the
-// stored vectors are not read again (half the query's CPU). One row holding the list (one Bolt
-// record, not one per head).
+// stored vectors are not read again (half the query's CPU). Without $mentions no fact kept as a
+// mention (FactEvent.mention). One row holding the list (one Bolt record, not one per head).
 CYPHER 25
 CALL () {
   CALL () {
@@ -36,6 +36,7 @@ CALL () {
                  WHERE f.user_id = $user_id AND f.mentioned_at <= $known_at
                    AND f.mentioned_at >= $since LIMIT $fetch) SCORE AS score
   WITH f, score WHERE f.user_id = $user_id AND score >= $min_cosine
+    AND ($mentions OR NOT coalesce(f.mention, false))
   RETURN 'fact' AS type, f.id AS id, score, f.turn_id AS turn_id,
          null AS session_source_id, null AS idx, f.session_id AS session_id
   ORDER BY score DESC LIMIT $heads

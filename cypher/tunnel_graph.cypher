@@ -6,7 +6,8 @@
 // Slot heads come in the same query (one round trip): with $predicates (the predicates the question
 // asks about, "where do I live" → lives_in), the user's facts on them, most query-similar first,
 // stale versions only when $include_stale (asked about the past), as rows of the head $slot_head
-// after the entity and fact heads' rows. One row holding the list (one Bolt record).
+// after the entity and fact heads' rows. Without $mentions no fact kept as a mention
+// (FactEvent.mention) is a head or a hit. One row holding the list (one Bolt record).
 CALL () {
   CALL () {
     CALL db.index.fulltext.queryNodes('entity_text', $entity_lucene, {limit: $limit}) YIELD node, score
@@ -15,6 +16,7 @@ CALL () {
     ORDER BY score DESC LIMIT $entity_heads
     CALL (e) {
       MATCH (f:FactEvent)-[:HAS_ROLE]->(e)
+      WHERE $mentions OR NOT coalesce(f.mention, false)
       WITH f LIMIT $fanout
       RETURN f, true AS direct
       UNION
@@ -22,6 +24,7 @@ CALL () {
       WHERE n.user_id = $user_id AND n <> e
       WITH DISTINCT n LIMIT $fanout
       MATCH (f:FactEvent)-[:HAS_ROLE]->(n)
+      WHERE $mentions OR NOT coalesce(f.mention, false)
       WITH f LIMIT $fanout
       RETURN f, false AS direct
     }
@@ -29,11 +32,13 @@ CALL () {
     UNION ALL
     CALL db.index.fulltext.queryNodes('fact_text', $fact_lucene, {limit: $limit}) YIELD node, score
     WITH node AS h, score WHERE h.user_id = $user_id
+      AND ($mentions OR NOT coalesce(h.mention, false))
     ORDER BY score DESC LIMIT $fact_heads
     CALL (h) {
       RETURN h AS f, true AS direct
       UNION
       MATCH (h)-[:SUPERSEDES|UPDATES|CONTRADICTS*1..3]-(f:FactEvent)
+      WHERE $mentions OR NOT coalesce(f.mention, false)
       WITH f LIMIT $fanout
       RETURN f, false AS direct
     }
@@ -51,6 +56,7 @@ CALL () {
   MATCH (f:FactEvent {user_id: $user_id})
   WHERE any(p IN $predicates WHERE f.predicate = p OR f.predicate STARTS WITH p)
     AND ($include_stale OR f.status = 'active')
+    AND ($mentions OR NOT coalesce(f.mention, false))
   WITH f, CASE WHEN $vector IS NULL OR f.embedding IS NULL THEN 0.0
                ELSE vector.similarity.cosine(f.embedding, $vector) END AS sim
   ORDER BY (f.modality = 'asserted') DESC, sim DESC

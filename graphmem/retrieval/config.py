@@ -18,6 +18,8 @@ ALL_STEPS = SCORE_STEPS + ORDER_STEPS
 # Second passes: searches seeded by what the first pass found, run after the first pass's fusion
 # and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
 PASSES = ("feedback",)
+# Switches of a config turned on or off by name like a step ("fused-with-mention_heads").
+SWITCHES = ("mention_heads",)
 # Every step but coverage (off: docs/bench/2026-12-01-whole-turns-coverage.md).
 DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s != "coverage")
 
@@ -56,6 +58,12 @@ class RetrievalConfig:
     hub_degree: int = 25  # an entity in more facts than this is a hub, never a head
     fulltext_limit: int = 200  # Lucene candidates fetched before the user check
     dense_min_cosine: float = 0.2  # on Neo4j's (1 + cosine) / 2 scale; below it is noise
+    # Facts kept as mentions (a state read in passing, FactEvent.mention) as search heads and hits
+    # of any tunnel. Off: their statements are a few words ("Melanie: likes dance.") that match a
+    # question's topic better than the turn that answers it, and on real chats most are
+    # misreadings; their turns are found by their own words, and the answer still reads them
+    # among their turn's facts (docs/bench/2026-12-05-retrieval-per-extractor.md).
+    mention_heads: bool = False
     steps: tuple[str, ...] = DEFAULT_STEPS  # the rerank steps, in the order they run
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
     # A question that names one speaker of a two-person chat: the other speaker's words count
@@ -161,9 +169,9 @@ _VARIANT = "-no-", "-with-"
 
 
 def preset(name: str) -> RetrievalConfig:
-    """A named preset, or a preset with one rerank step or second pass off or on:
-    "fused-no-stale", "fused-with-coverage", "fused-no-feedback" (the benchmark compares such
-    variants in one run)."""
+    """A named preset, or a preset with one rerank step, second pass or switch off or on:
+    "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads"
+    (the benchmark compares such variants in one run)."""
     if name in PRESETS:
         return PRESETS[name]
     for marker in _VARIANT:
@@ -176,6 +184,8 @@ def preset(name: str) -> RetrievalConfig:
             cfg = PRESETS[base]
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
+        if found and base in PRESETS and step in SWITCHES:
+            return replace(PRESETS[base], name=name, **{step: marker == "-with-"})
     raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
                    f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
-                   f"second passes: {', '.join(PASSES)})")
+                   f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)})")

@@ -58,4 +58,5 @@ def feedback_tunnel(graph: Graph, user_id: str, q: QueryAnalysis, cfg: Retrieval
         return []
     return feedback_hits(store.seed_neighbours(
         graph, user_id, [e.id for e in found], per_seed=cfg.per_head,
-        fetch=cfg.heads, min_cosine=cfg.dense_min_cosine, known_at=q.known_at))
+        fetch=cfg.heads, min_cosine=cfg.dense_min_cosine, known_at=q.known_at,
+        mentions=cfg.mention_heads))

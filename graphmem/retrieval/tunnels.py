@@ -107,7 +107,8 @@ def bm25_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfi
     if lucene is None:
         return {}
     return {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
-                                    heads=_fetch(q, cfg), known_at=q.known_at)}
+                                    heads=_fetch(q, cfg), known_at=q.known_at,
+                                    mentions=cfg.mention_heads)}
 
 
 def bm25_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
@@ -123,7 +124,8 @@ def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     if embedding is None:
         return {}
     reads = {"dense": store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
-                                       min_cosine=cfg.dense_min_cosine, known_at=q.known_at)}
+                                       min_cosine=cfg.dense_min_cosine, known_at=q.known_at,
+                                       mentions=cfg.mention_heads)}
     window = _search_window(q) if cfg.window_search else None
     if window is not None:
         # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was
@@ -132,7 +134,7 @@ def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
         # business milestone"). Asked beside the search itself (one round trip).
         reads["window"] = store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
                                            min_cosine=cfg.dense_min_cosine, since=window[0],
-                                           known_at=window[1])
+                                           known_at=window[1], mentions=cfg.mention_heads)
     return reads
 
 
@@ -191,7 +193,7 @@ def graph_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
         per_head=cfg.per_head, vector=embedding, hub_degree=cfg.hub_degree, predicates=q.slots,
         include_stale=(not q.intent.about_present or q.intent.window is not None
                        or q.known_at is not None),
-        slot_head="slot:" + "|".join(q.slots))}
+        slot_head="slot:" + "|".join(q.slots), mentions=cfg.mention_heads)}
 
 
 def graph_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,

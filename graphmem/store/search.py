@@ -100,17 +100,19 @@ def together(graph: Graph, reads: dict[str, Read]) -> dict[str, list[dict[str, A
 
 
 def bm25_read(user_id: str, lucene: str, *, limit: int, heads: int,
-              known_at: datetime | None = None) -> Read:
-    """`known_at`: no turn or fact mentioned later (a question date)."""
+              known_at: datetime | None = None, mentions: bool = True) -> Read:
+    """`known_at`: no turn or fact mentioned later (a question date); `mentions`: facts kept as
+    mentions (FactEvent.mention) may be heads."""
     return Read("tunnel_bm25", dict(user_id=user_id, lucene=lucene, limit=limit, heads=heads,
-                                    known_at=known_at))
+                                    known_at=known_at, mentions=mentions))
 
 
 def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: int,
-               known_at: datetime | None = None) -> list[dict[str, Any]]:
-    """`known_at`: no turn or fact mentioned later (a question date)."""
+               known_at: datetime | None = None, mentions: bool = True) -> list[dict[str, Any]]:
+    """`known_at`: no turn or fact mentioned later (a question date); `mentions`: facts kept as
+    mentions may be heads."""
     return together(graph, {"bm25": bm25_read(user_id, lucene, limit=limit, heads=heads,
-                                              known_at=known_at)})["bm25"]
+                                              known_at=known_at, mentions=mentions)})["bm25"]
 
 
 _FILTERED_INDEX: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
@@ -145,27 +147,33 @@ def forget_vector_index_probe(graph: Graph) -> None:
 
 def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                 min_cosine: float, known_at: datetime | None = None,
-                since: datetime | None = None, exact: bool = False) -> list[dict[str, Any]]:
+                since: datetime | None = None, exact: bool = False,
+                mentions: bool = True) -> list[dict[str, Any]]:
     """The user's nearest turns (each scored by its best part: itself or an embedded piece) and
     facts, nothing mentioned after `known_at` (a question date) or before `since` (the start of
     a question's time window): by the vector indexes filtered on user and time where the server
-    has them, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine."""
+    has them, by the exact scan otherwise (or when `exact`); both score with Neo4j's cosine.
+    `mentions`: facts kept as mentions may be heads."""
     return together(graph, {"dense": dense_read(graph, user_id, vector, heads=heads,
                                                 min_cosine=min_cosine, known_at=known_at,
-                                                since=since, exact=exact)})["dense"]
+                                                since=since, exact=exact,
+                                                mentions=mentions)})["dense"]
 
 
 def dense_read(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                min_cosine: float, known_at: datetime | None = None,
-               since: datetime | None = None, exact: bool = False) -> Read:
-    """dense_heads' query, not yet run (which one depends on the server: `graph`)."""
+               since: datetime | None = None, exact: bool = False,
+               mentions: bool = True) -> Read:
+    """dense_heads' query, not yet run (which one depends on the server: `graph`);
+    `mentions`: facts kept as mentions may be heads."""
     if exact or not vector_index_filters(graph):
         return Read("tunnel_dense", dict(user_id=user_id, vector=vector, heads=heads,
-                                         min_cosine=min_cosine, known_at=known_at, since=since))
+                                         min_cosine=min_cosine, known_at=known_at, since=since,
+                                         mentions=mentions))
     return Read("tunnel_dense_index", dict(user_id=user_id, vector=vector, heads=heads,
                                            fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
                                            known_at=known_at or END_OF_TIME,
-                                           since=since or START_OF_TIME))
+                                           since=since or START_OF_TIME, mentions=mentions))
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
@@ -185,14 +193,16 @@ def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: s
 def graph_read(user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
                entity_heads: int, fact_heads: int, fanout: int, per_head: int,
                vector: list[float] | None, hub_degree: int, predicates: Sequence[str] = (),
-               include_stale: bool = False, slot_head: str = "slot") -> Read:
-    """graph_hits' query, not yet run."""
+               include_stale: bool = False, slot_head: str = "slot",
+               mentions: bool = True) -> Read:
+    """graph_hits' query, not yet run; `mentions`: facts kept as mentions may be heads and hits."""
     return Read("tunnel_graph", dict(user_id=user_id, entity_lucene=entity_lucene,
                                      fact_lucene=fact_lucene, limit=limit,
                                      entity_heads=entity_heads, fact_heads=fact_heads,
                                      fanout=fanout, per_head=per_head, vector=vector,
                                      hub_degree=hub_degree, predicates=list(predicates),
-                                     include_stale=include_stale, slot_head=slot_head))
+                                     include_stale=include_stale, slot_head=slot_head,
+                                     mentions=mentions))
 
 
 def near_duplicates(graph: Graph, user_id: str, turn_ids: list[str], fact_ids: list[str],
@@ -250,10 +260,11 @@ def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
 
 
 def seed_neighbours(graph: Graph, user_id: str, seeds: list[str], *, per_seed: int, fetch: int,
-                    min_cosine: float, known_at: datetime | None = None) -> list[dict[str, Any]]:
+                    min_cosine: float, known_at: datetime | None = None,
+                    mentions: bool = True) -> list[dict[str, Any]]:
     """For each seed (the user's turn, piece or fact ids, best first), its nearest turns and
-    facts in other sessions than its own (`per_seed` of each), nothing mentioned after
-    `known_at`; rows carry the seed and its rank among the seeds."""
+    facts in other sessions than its own (`per_seed` of each; facts kept as mentions only with
+    `mentions`), nothing mentioned after `known_at`; rows carry the seed and its rank."""
     return _listed(graph.read("feedback_neighbours", user_id=user_id, seeds=seeds,
                               per_seed=per_seed, fetch=fetch, min_cosine=min_cosine,
-                              known_at=known_at or END_OF_TIME))
+                              known_at=known_at or END_OF_TIME, mentions=mentions))
