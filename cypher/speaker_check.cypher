@@ -10,6 +10,7 @@ CALL (speakers) {
   OPTIONAL MATCH (e:Entity {user_id: $user_id, norm_name: sp.norm})
   OPTIONAL MATCH (f:FactEvent)-[:HAS_ROLE {role: 'subject'}]->(e)
     WHERE f.user_id = $user_id AND f.predicate = $name_predicate AND f.status <> 'invalid'
+      AND NOT coalesce(f.mention, false)  // as speaker_aliases: a mention names no one
   WITH sp.label AS speaker, collect(DISTINCT f.value) AS aliases
   ORDER BY speaker
   RETURN collect({speaker: speaker, aliases: aliases}) AS aliases

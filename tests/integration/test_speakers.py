@@ -143,3 +143,48 @@ def test_remembered_speakers_are_checked_by_every_search(graph, user_id, minilm,
     again = mem.search_full(user_id, "What did Kate make?", k=5)
     assert again.analysis.speaker == "Emi"  # her alias, remembered with her
     assert "speaker_labels" not in sent and "speaker_aliases" not in sent
+
+
+class _ReadsGreetingsAsOwnName:
+    """The rules, plus what the learned extractor does with a greeting in a named chat: "Hey
+    Kate!" said by Jonas tagged as the speaker's own name, kept as a mention."""
+
+    name = "greetings-as-names"
+
+    def __init__(self):
+        from graphmem.extract import OfflineExtractor
+
+        self.rules = OfflineExtractor()
+
+    def extract(self, text, role, before=""):
+        from graphmem.models import FactCandidate, RoleRef
+
+        found = self.rules.extract(text, role, before=before)
+        if text.startswith("Hey Kate"):
+            found.append(FactCandidate(kind="attribute", predicate="name", text="User: name Kate.",
+                                       support="Kate", value="Kate", competes=False,
+                                       roles=[RoleRef("object", "Kate", "person")],
+                                       extracted_by="model:test"))
+        return found
+
+    reads_context = True
+
+
+def test_a_mention_names_no_speaker(graph, user_id, minilm):
+    """A misread greeting kept as a mention ("Jonas is called Kate") gives Jonas no alias, so a
+    question about Kate is still about Emi."""
+    mem = Memory(graph, extractor=_ReadsGreetingsAsOwnName(), embedder=minilm)
+    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), _chat(
+        ("Emi", "Hi, I'm Kate, by the way! Just got back from a pottery class."),
+        ("Jonas", "Hey Kate! I went to a pottery class last month too and loved the wheel."),
+        ("Emi", "My teacher says my bowls are too thick, so I am practising trimming."),
+        ("Jonas", "I made a lopsided vase, the glaze came out green."),
+    ))])])
+    with graph.session(read_only=True) as s:
+        misread = s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'name', value: 'Kate'}) "
+                        "WHERE f.mention RETURN f.subject AS subject", u=user_id).single()
+    assert misread is not None and misread["subject"] == "jonas"  # stored, as a mention
+    found = speaker_aliases(graph, user_id, {"Emi": "emi", "Jonas": "jonas"}, "name")
+    assert found == {"Emi": ["Kate"], "Jonas": []}
+    assert mem.search_full(user_id, "What did Kate make at the pottery class?",
+                           k=5).analysis.speaker == "Emi"
