@@ -420,8 +420,8 @@ _CHANGE_QUALIFIER = {"stops": " (no longer)", "planned": " (planned)", "starts":
 def statement(who: str, predicate: str, value: str, change: str = "") -> str:
     """A fact's statement from its parts, "User: works at Northwind (no longer)." — what the
     learned extractor and the rules that derive facts write, so a fact that ends a value says so
-    in its words, never reading as the value itself. A family's key that only repeats the
-    value is said once ("does:dancing", "Dancing" → "User: does Dancing.")."""
+    in its words, never reading as the value itself. The key of a `name:key` family that only
+    repeats the value is said once ("does:dancing", "Dancing" → "User: does Dancing.")."""
     name, _, key = predicate.partition(":")
     if key and " ".join(key.replace("_", " ").split()).casefold() == " ".join(
             value.split()).casefold():

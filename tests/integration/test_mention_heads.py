@@ -15,7 +15,7 @@ from graphmem.lucene import user_scoped_query
 from graphmem.memory import Memory
 from graphmem.models import FactCandidate, RoleRef, SessionRecord, Transcript, TurnRecord
 from graphmem.retrieval import Retriever, preset
-from graphmem.store.search import bm25_heads, dense_heads
+from graphmem.store.search import bm25_heads, dense_heads, vector_index_filters
 
 IN_PASSING = "Long day. Anyway, the Yamaha acoustic guitar needs new strings before Friday."
 TOLD = "I sold my old drum kit to a neighbour last month."
@@ -62,6 +62,7 @@ def test_a_mention_is_no_bm25_or_dense_head_unless_asked(neo4j_graph, user):
     mention, told = facts[True], facts[False]
     lucene = user_scoped_query("yamaha acoustic guitar drum kit", user_id)
     vector = mem.embedder.embed_query("Which guitar do I own?")
+    assert vector_index_filters(neo4j_graph)  # so exact=False runs the vector-index query
     for mentions in (False, True):
         got = _ids(bm25_heads(neo4j_graph, user_id, lucene, limit=50, heads=10,
                               mentions=mentions))

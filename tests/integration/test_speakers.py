@@ -7,7 +7,7 @@ import pytest
 from graphmem.compose import embedder as configured_embedder
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
-from graphmem.store.search import speaker_aliases, speakers
+from graphmem.store.search import speaker_aliases, speaker_check, speakers, together
 from tests.helpers import dt
 
 
@@ -186,5 +186,9 @@ def test_a_mention_names_no_speaker(graph, user_id, minilm):
     assert misread is not None and misread["subject"] == "jonas"  # stored, as a mention
     found = speaker_aliases(graph, user_id, {"Emi": "emi", "Jonas": "jonas"}, "name")
     assert found == {"Emi": ["Kate"], "Jonas": []}
+    # the check a later search runs inside its tunnels' query reads the same aliases
+    checked = together(graph, {"check": speaker_check(
+        user_id, {"Emi": "emi", "Jonas": "jonas"}, "name")})["check"][0]["aliases"]
+    assert {a["speaker"]: a["aliases"] for a in checked} == found
     assert mem.search_full(user_id, "What did Kate make at the pottery class?",
                            k=5).analysis.speaker == "Emi"
