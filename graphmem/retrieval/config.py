@@ -19,7 +19,7 @@ ALL_STEPS = SCORE_STEPS + ORDER_STEPS
 # and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
 PASSES = ("feedback",)
 # Switches of a config turned on or off by name like a step ("fused-with-mention_heads").
-SWITCHES = ("mention_heads",)
+SWITCHES = ("mention_heads",)  # each a bool field of RetrievalConfig, set in `preset`
 # Every step but coverage (off: docs/bench/2026-12-01-whole-turns-coverage.md).
 DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s != "coverage")
 
@@ -185,7 +185,7 @@ def preset(name: str) -> RetrievalConfig:
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
         if found and base in PRESETS and step in SWITCHES:
-            return replace(PRESETS[base], name=name, **{step: marker == "-with-"})
+            return replace(PRESETS[base], name=name, mention_heads=marker == "-with-")
     raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
                    f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
                    f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)})")
