@@ -7,4 +7,5 @@ RETURN t.id AS turn_id, t.source_id AS source_id, t.session_source_id AS session
        COLLECT { MATCH (t)-[:HAS_PIECE]->(:MessagePiece)<-[:DERIVED_FROM]-(f:FactEvent)
                  RETURN DISTINCT {text: f.text, status: f.status, valid_until: f.valid_until,
                                   occurred_start: f.occurred_start, id: f.id, slot: f.slot,
-                                  mentioned_at: f.mentioned_at} } AS facts
+                                  mentioned_at: f.mentioned_at,
+                                  mention: coalesce(f.mention, false)} } AS facts

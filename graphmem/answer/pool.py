@@ -20,13 +20,15 @@ def day(value: datetime | None) -> str:
 
 
 def fact_note(text: str, status: str | None, valid_until: datetime | None,
-              occurred_start: datetime | None) -> str:
-    """A fact as the prompts show it under its turn: "fact: … [superseded since …]"."""
+              occurred_start: datetime | None, mention: bool = False) -> str:
+    """A fact as the prompts show it under its turn: "fact: … [superseded since …]"; a mention
+    (a state read in passing, often a misreading) says so: "[active, read in passing]"."""
     status = status or "active"
     if status != "active" and valid_until:
         status = f"{status} since {day(valid_until)}"
     when = f", happened {day(occurred_start)}" if occurred_start else ""
-    return f"fact: {text} [{status}{when}]"
+    passing = ", read in passing" if mention else ""
+    return f"fact: {text} [{status}{when}{passing}]"
 
 
 @dataclass
@@ -46,8 +48,8 @@ class PoolTurn:
     order: int = 0  # arrival order in the pool
 
     def add_fact(self, text: str, status: str | None, valid_until: datetime | None,
-                 occurred_start: datetime | None) -> None:
-        note = fact_note(text, status, valid_until, occurred_start)
+                 occurred_start: datetime | None, mention: bool = False) -> None:
+        note = fact_note(text, status, valid_until, occurred_start, mention)
         if note not in self.notes:
             self.notes.append(note)
 
@@ -96,7 +98,8 @@ class EvidencePool:
                         continue
                     if f.get("id") in decided:
                         status, until = decided[f["id"]].status, decided[f["id"]].valid_until
-                t.add_fact(f["text"], status, until, utc_native(f["occurred_start"]))
+                t.add_fact(f["text"], status, until, utc_native(f["occurred_start"]),
+                           bool(f.get("mention")))
             self.turns[t.turn_id] = t
             self.handles[handle] = t.turn_id
             added.append(t)

@@ -139,7 +139,8 @@ class ToolBox:
         return {"facts": [
             {"turn": f"turn:{turns[r.turn_id].handle}" if r.turn_id in turns else None,
              "text": r.text, "status": r.status, "valid_from": day(r.valid_from),
-             "valid_until": day(r.valid_until) if r.valid_until else None} for r in rows]}
+             "valid_until": day(r.valid_until) if r.valid_until else None,
+             "in_passing": r.mention} for r in rows]}
 
     def tool_count(self, items: list[Any], distinct: bool = True) -> Any:
         result = calc.count(items, distinct)

@@ -27,7 +27,8 @@ the claim. Cite only handles listed in the evidence.
 - A fact marked superseded was followed by a later fact on the same thing: it held until then; \
 for questions about the present use the current one, and say what changed when that helps. A \
 superseded fact that something ended or was not so ("left their job at Acme") still happened: \
-it is not undone. A fact marked invalid was wrong.
+it is not undone. A fact marked invalid was wrong. A fact marked read in passing was inferred \
+from a remark and is often a misreading: where it and its turn's words disagree, the words win.
 - Count, add and compare carefully; the tool results in the notes are exact.
 - If the evidence does not contain the answer, set not_in_memory to true and answer briefly that \
 it is not in memory (you may say what related information is there). Never guess.

@@ -83,3 +83,19 @@ def test_the_turn_of_a_mention_is_still_found(neo4j_graph, user):
     asked = Retriever(neo4j_graph, mem.embedder).search(
         user_id, "Which guitar do I own?", config=preset("fused-with-mention_heads"))
     assert facts[True] in {e.id for e in asked.evidence}
+
+
+def test_an_answer_reads_a_mention_as_read_in_passing(neo4j_graph, user):
+    """The answer's evidence pool shows a turn's mention among its facts, marked as such: the
+    reader is told such a fact is often a misreading."""
+    from graphmem.answer.pool import EvidencePool
+
+    mem, user_id, facts = user
+    with neo4j_graph.session(read_only=True) as s:
+        turn_ids = [r["id"] for r in s.run("MATCH (t:Turn {user_id: $u}) RETURN t.id AS id "
+                                           "ORDER BY t.idx", u=user_id)]
+    pool = EvidencePool(mem, user_id)
+    said, told = pool.add_turn_ids(turn_ids)
+    assert [n for n in said.notes if "Yamaha" in n] == [
+        "fact: User: owns Yamaha acoustic guitar. [active, read in passing]"]
+    assert told.notes and not any("read in passing" in n for n in told.notes)

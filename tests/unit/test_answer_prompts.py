@@ -12,3 +12,11 @@ def test_the_reader_is_told_a_superseded_ending_still_happened():
     assert "2024-05-01" in system
     assert "no longer true" not in system
     assert "still happened" in system and "left their job at Acme" in system
+
+
+def test_a_mention_is_shown_as_read_in_passing_and_the_reader_is_told_what_that_means():
+    assert fact_note("User: name Kate.", "active", None, None, mention=True) == \
+        "fact: User: name Kate. [active, read in passing]"
+    assert fact_note("User: name Kate.", "active", None, None) == "fact: User: name Kate. [active]"
+    system = reader_messages("Who is Kate?", "2024-05-01", "", [])[0]["content"]
+    assert "read in passing" in system and "the words win" in system
