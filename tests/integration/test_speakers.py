@@ -21,8 +21,8 @@ def _chat(*lines):
             for i, (who, text) in enumerate(lines, start=1)]
 
 
-def _memory(graph, user_id, minilm):
-    mem = Memory(graph, embedder=minilm)
+def _memory(graph, user_id, minilm, extractor=None):
+    mem = Memory(graph, extractor=extractor, embedder=minilm)
     turns = _chat(
         ("Emi", "Hi, I'm Kate, by the way! Just got back from a pottery class."),
         ("Jonas", "Hey Kate! I went to a pottery class last month too and loved the wheel."),
@@ -173,13 +173,7 @@ class _ReadsGreetingsAsOwnName:
 def test_a_mention_names_no_speaker(graph, user_id, minilm):
     """A misread greeting kept as a mention ("Jonas is called Kate") gives Jonas no alias, so a
     question about Kate is still about Emi."""
-    mem = Memory(graph, extractor=_ReadsGreetingsAsOwnName(), embedder=minilm)
-    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), _chat(
-        ("Emi", "Hi, I'm Kate, by the way! Just got back from a pottery class."),
-        ("Jonas", "Hey Kate! I went to a pottery class last month too and loved the wheel."),
-        ("Emi", "My teacher says my bowls are too thick, so I am practising trimming."),
-        ("Jonas", "I made a lopsided vase, the glaze came out green."),
-    ))])])
+    mem = _memory(graph, user_id, minilm, extractor=_ReadsGreetingsAsOwnName())
     with graph.session(read_only=True) as s:
         misread = s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'name', value: 'Kate'}) "
                         "WHERE f.mention RETURN f.subject AS subject", u=user_id).single()
