@@ -25,11 +25,17 @@ def cutoff(question_date: datetime) -> datetime:
 
 
 def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
-                       known_at: datetime) -> dict[str, FactDecision]:
+                       known_at: datetime, *, later: bool | None = None) -> dict[str, FactDecision]:
     """Fact id → status and interval as decided from the facts mentioned by `known_at`; facts
-    mentioned later are absent."""
+    mentioned later are absent. Empty when no fact of the user was mentioned later (`later`, or
+    asked when None): every stored status was then decided from facts all known by `known_at`,
+    so it is the status on that date."""
     wanted = sorted({s for s in slots if s})
     if not wanted:
+        return {}
+    if later is None:
+        later = store.facts_mentioned_after(graph, user_id, known_at)
+    if not later:
         return {}
     slots = slots_with_companions(
         wanted, lambda: store.favorite_slots_known_at(graph, user_id, known_at),

@@ -118,6 +118,8 @@ class Retriever:
             reads.update(TUNNELS[name].reads(self.graph, user_id, q, cfg, embedding))
         if check is not None:
             reads["speakers"] = check
+        if q.known_at is not None:
+            reads["later"] = store.facts_after_read(user_id, q.known_at)
         found = store.together(self.graph, reads)
         if check is not None and not self._speakers_still(user_id, labels, speakers,
                                                          found["speakers"]):
@@ -125,6 +127,9 @@ class Retriever:
             # search starts again with them read anew, as it would have without remembering.
             return self._search(user_id, query, question_date=question_date, as_of=as_of, k=k,
                                 cfg=cfg)
+        # A question date decides the slots again from the facts known then, unless no fact was
+        # mentioned later: then memory knew that day what it knows now (its stored statuses).
+        redecide = q.known_at is not None and bool(found["later"])
         hits_by = {name: TUNNELS[name].hits(found, user_id, q, cfg) for name in cfg.tunnels}
         timings["tunnels"] = (time.perf_counter() - t1) * 1000
         hits = [h for name in cfg.tunnels for h in hits_by[name]]  # in the preset's order
@@ -132,12 +137,13 @@ class Retriever:
         candidates = accumulate(hits, cfg)
         slot_states = bool(q.slots and q.intent.asks_about_now)
         details = self._details(user_id, candidates, as_of, slot_states=slot_states,
-                                known_at=q.known_at)
+                                known_at=q.known_at, redecide=redecide)
         timings["details"] = (time.perf_counter() - t1) * 1000
         if feedback.runs(q, cfg):
             t2 = time.perf_counter()
             hits, candidates, details = self._second_pass(user_id, q, cfg, as_of, hits,
-                                                          candidates, details, slot_states)
+                                                          candidates, details, slot_states,
+                                                          redecide)
             timings[feedback.TUNNEL] = (time.perf_counter() - t2) * 1000
 
         def near_duplicates(ids: list[str]) -> set[frozenset[str]]:
@@ -157,7 +163,7 @@ class Retriever:
 
     def _second_pass(self, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
                      as_of: datetime | None, hits: list[Hit], candidates: dict[str, Candidate],
-                     details: list[Detail], slot_states: bool,
+                     details: list[Detail], slot_states: bool, redecide: bool,
                      ) -> tuple[list[Hit], dict[str, Candidate], list[Detail]]:
         """The second pass, seeded by the first pass fused (without the near-duplicate query:
         the seeds need the order, not the merges); its hits join the first pass's."""
@@ -168,7 +174,7 @@ class Retriever:
         new = {i: c for i, c in candidates.items() if i not in known}
         if new:
             details = details + self._details(user_id, new, as_of, slot_states=slot_states,
-                                              known_at=q.known_at)
+                                              known_at=q.known_at, redecide=redecide)
         return hits, candidates, details
 
     def _speakers(self, user_id: str) -> tuple[list[str], dict[str, list[str]], store.Read | None]:
@@ -212,7 +218,8 @@ class Retriever:
             [i for i in ids if candidates[i].type == "fact"], theta)
 
     def _details(self, user_id: str, candidates: dict[str, Candidate], as_of: datetime | None,
-                 slot_states: bool = False, known_at: datetime | None = None) -> list[Detail]:
+                 slot_states: bool = False, known_at: datetime | None = None,
+                 redecide: bool | None = None) -> list[Detail]:
         by_type: dict[str, list[str]] = {"turn": [], "piece": [], "fact": []}
         for c in candidates.values():
             by_type[c.type].append(c.id)
@@ -221,17 +228,20 @@ class Retriever:
             fact_ids=by_type["fact"],
             slot_states=slot_states or known_at is not None or as_of is not None)]
         if known_at is not None:
-            return self._known_at(user_id, rows, known_at)
+            return self._known_at(user_id, rows, known_at, redecide)
         if as_of is None:
             return rows
         return _as_of(rows, as_of)
 
-    def _known_at(self, user_id: str, rows: list[Detail], known_at: datetime) -> list[Detail]:
+    def _known_at(self, user_id: str, rows: list[Detail], known_at: datetime,
+                  redecide: bool | None = None) -> list[Detail]:
         """Rows as memory knew them on the question date: nothing mentioned later, and every
-        slot fact with the status its slot had then (for facts and for turns' slot states)."""
+        slot fact with the status its slot had then (for facts and for turns' slot states).
+        Without `redecide` (no fact was mentioned after the question date) the stored statuses
+        are those: every slot was last decided from facts all known then."""
         rows = [r for r in rows if known(utc_native(r.mentioned_at), known_at)]
         slots = [r.slot for r in rows] + [s.slot for r in rows for s in r.slot_states or ()]
-        decided = decisions_known_at(self.graph, user_id, slots, known_at)
+        decided = decisions_known_at(self.graph, user_id, slots, known_at, later=redecide)
         out = []
         for r in rows:
             if r.type == "fact" and r.id in decided:

@@ -124,6 +124,12 @@ def favorite_slots(tx: Any, user_id: str) -> list[FavoriteValue]:
             for r in rows(tx, "currency_favorite_slots", user_id=user_id, known_at=None)]
 
 
+def facts_mentioned_after(graph: Graph, user_id: str, known_at: datetime) -> bool:
+    """Whether any fact of the user was mentioned after `known_at` (a question date)."""
+    return bool(graph.read("facts_mentioned_after", user_id=user_id,
+                           known_at=known_at)[0]["rows"])
+
+
 def favorite_slots_known_at(graph: Graph, user_id: str, known_at: datetime) -> list[FavoriteValue]:
     """The favourite slots and values mentioned by `known_at` (a question date)."""
     return [FavoriteValue(r["slot"], r["value"]) for r in graph.read(

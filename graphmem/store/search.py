@@ -251,6 +251,12 @@ def speaker_check(user_id: str, speakers: dict[str, str], name_predicate: str) -
         speakers=[{"label": k, "norm": v} for k, v in speakers.items()]))
 
 
+def facts_after_read(user_id: str, known_at: datetime) -> Read:
+    """Whether any fact of the user was mentioned after `known_at` (a question date): a list
+    holding one such fact's id, or empty. To run with the tunnels' reads (`together`)."""
+    return Read("facts_mentioned_after", dict(user_id=user_id, known_at=known_at))
+
+
 def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
                     name_predicate: str) -> dict[str, list[str]]:
     """Each speaker (label → its entity's normalised name) with the other names it is called by."""

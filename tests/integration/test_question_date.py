@@ -63,6 +63,47 @@ def test_nothing_said_after_the_question_date_is_known(graph, user_id, minilm, m
     assert bad.exit_code != 0 and "Traceback" not in bad.output
 
 
+def test_a_question_date_after_every_fact_decides_no_slot_again(graph, user_id, minilm,
+                                                                monkeypatch):
+    """When no fact was mentioned after the question date, the stored statuses are the statuses
+    on that date: the search asks that inside its tunnels' query and decides no slot again; with
+    a later fact, it does, and the search is as before."""
+    import graphmem.knowledge as knowledge
+    import graphmem.retrieval as retrieval
+    from graphmem.store import currency as store
+
+    mem = _load(graph, user_id, minilm,
+                (dt(2024, 1, 10), "I work at Acme as a welder."),
+                (dt(2024, 4, 2), "I left Acme and I work at Boeing now."),
+                (dt(2024, 7, 1), "My favorite bakery is Tartine."))
+    q = "Where do I work?"
+    assert not store.facts_mentioned_after(graph, user_id, dt(2024, 8, 1))
+    assert store.facts_mentioned_after(graph, user_id, dt(2024, 5, 1))
+    late, between = dt(2024, 8, 1), dt(2024, 5, 1)
+    calls = []
+    real = knowledge.decisions_known_at
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("later"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(retrieval, "decisions_known_at", counted)
+    found = mem.search(user_id, q, question_date=late)
+    assert calls == [False]  # told by the tunnels' query: nothing later, nothing asked
+    assert knowledge.decisions_known_at(graph, user_id, ["user|works_at"], late) == {}
+    forced = retrieval.Retriever._known_at
+    monkeypatch.setattr(retrieval.Retriever, "_known_at",
+                        lambda self, u, rows, k, redecide=None: forced(self, u, rows, k, True))
+    again = mem.search(user_id, q, question_date=late)
+    assert [(e.id, e.status, e.score) for e in found] == [
+        (e.id, e.status, e.score) for e in again]
+    assert "Boeing" in found[0].text
+    monkeypatch.setattr(retrieval.Retriever, "_known_at", forced)
+    calls.clear()
+    mem.search(user_id, q, question_date=between)
+    assert calls == [True]  # the bakery came later: the slots are decided again
+
+
 def test_ask_offline_uses_the_question_date(graph, user_id, minilm, monkeypatch):
     mem = _load(graph, user_id, minilm, (dt(2024, 1, 10), "I live in Denver."),
                 (dt(2024, 6, 1), "I moved to Seattle."))
