@@ -110,9 +110,12 @@ def _client_counts(_ctx: Any, _param: Any, value: str) -> list[int]:
               help="Share of requests that append: one in round(1/share) (0: searches only).")
 @click.option("--serve-option", "serve_options", multiple=True, metavar="OPTION",
               help="Passed to `graphmem serve` as is, e.g. --serve-option=--workers=2.")
+@click.option("--dated", is_flag=True,
+              help="Each search sends its question date (the moment it is sent), as an agent "
+                   "relaying a chat does.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def bench_serve(path, clients, seconds, users, sessions, append_share, serve_options,
+def bench_serve(path, clients, seconds, users, sessions, append_share, serve_options, dated,
                 as_json) -> None:
     """A real `graphmem serve` under N concurrent HTTP clients mixing appends and searches:
     requests/s, p50/p95/p99 per endpoint (and inside the server), errors, ready time, CLI
@@ -122,12 +125,12 @@ def bench_serve(path, clients, seconds, users, sessions, append_share, serve_opt
     serve_args = list(serve_options)
     res = run_serve_bench(path, clients=clients, seconds=seconds, users=users,
                           sessions=sessions, append_share=append_share, serve_args=serve_args,
-                          echo=_echo_err)
+                          dated=dated, echo=_echo_err)
     if as_json:
         click.echo(json.dumps({**asdict(res), "errors": res.errors}))
         return
     click.echo(f"seconds={seconds:.0f} per level users={res.users} ready={res.ready_s} s "
-               f"errors={res.errors} {' '.join(serve_args)}".rstrip())
+               f"errors={res.errors}{' dated' if dated else ''} {' '.join(serve_args)}".rstrip())
     for level in res.levels:
         click.echo(f"clients={level.clients} requests={level.requests} "
                    f"req/s={level.requests_per_s} errors={level.errors}")

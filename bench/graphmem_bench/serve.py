@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -68,6 +69,7 @@ class ServeBench:
     clients: list[int]
     seconds: float
     users: int = 0
+    dated: bool = False  # each search sent its question date
     ready_s: float = 0.0
     levels: list[LoadLevel] = field(default_factory=list)
     cli_search_s: list[float] = field(default_factory=list)
@@ -78,7 +80,8 @@ class ServeBench:
 
 
 def _run_level(url: str, users: list[str], clients: int, seconds: float,
-               append_share: float, tag: str, pids: dict[str, int | None]) -> LoadLevel:
+               append_share: float, tag: str, pids: dict[str, int | None],
+               dated: bool = False) -> LoadLevel:
     res = LoadLevel(clients, seconds)
     lat: dict[str, list[float]] = {"search": [], "append": []}
     inside: dict[str, list[float]] = {"search": [], "append": []}
@@ -100,8 +103,10 @@ def _run_level(url: str, users: list[str], clients: int, seconds: float,
                                           "content": f"Note {i}: I moved my desk to room "
                                                      f"{100 + i % 50} today."}]})
                     else:
-                        r = http.post(f"/v1/users/{user}/search",
-                                      json={"query": QUESTIONS[i % len(QUESTIONS)], "k": 10})
+                        body: dict[str, Any] = {"query": QUESTIONS[i % len(QUESTIONS)], "k": 10}
+                        if dated:  # as an agent relaying a chat: "now" is the question date
+                            body["question_date"] = datetime.now(UTC).isoformat()
+                        r = http.post(f"/v1/users/{user}/search", json=body)
                     ok = r.status_code == 200
                     detail = f"{r.status_code} {r.text[:120]}"
                 except httpx.HTTPError as exc:
@@ -140,10 +145,10 @@ def _run_level(url: str, users: list[str], clients: int, seconds: float,
 def run_serve_bench(path: str, *, clients: list[int] | tuple[int, ...] = (8,),
                     seconds: float = 60.0, users: int = 4, sessions: int = 10,
                     append_share: float = 0.25, serve_args: list[str] | tuple[str, ...] = (),
-                    echo: Any = lambda _m: None) -> ServeBench:
+                    dated: bool = False, echo: Any = lambda _m: None) -> ServeBench:
     """One `graphmem serve` (with `serve_args`), then one closed-loop run of `seconds` per
     number of clients, in order, against the same users."""
-    res = ServeBench(list(clients), seconds)
+    res = ServeBench(list(clients), seconds, dated=dated)
     transcripts = bench_users(path, users, sessions, f"bserve-{int(time.time())}-")
     echo(f"loading {len(transcripts)} users ({sessions} sessions each)…")
     with Memory.from_settings(answer_llm=False) as mem:
@@ -175,7 +180,7 @@ def run_serve_bench(path: str, *, clients: list[int] | tuple[int, ...] = (8,),
         for n, count in enumerate(clients):
             echo(f"{count} clients for {seconds:.0f} s…")
             res.levels.append(_run_level(url, user_ids, count, seconds, append_share, f"{n}-",
-                                         pids))
+                                         pids, dated))
         cli_env = {**env, "GRAPHMEM_URL": url}
         for _ in range(3):
             t0 = time.perf_counter()

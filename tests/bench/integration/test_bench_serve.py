@@ -3,20 +3,23 @@ and the CPU each request cost the server (and Neo4j, where it is the one managed
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from graphmem_bench.cli import bench
 from tests.bench.integration.test_bench_scale import _dataset
 
 
-def test_bench_serve_reports_cpu_ms_per_request(graph, tmp_path):
+@pytest.mark.parametrize("dated", [False, True])
+def test_bench_serve_reports_cpu_ms_per_request(graph, tmp_path, dated):
     path = _dataset(tmp_path, instances=1)
     out = CliRunner().invoke(bench, ["serve", str(path), "--clients", "1", "--seconds", "3",
-                                    "--users", "1", "--sessions", "2", "--json"],
+                                    "--users", "1", "--sessions", "2", "--json",
+                                    *(["--dated"] if dated else [])],
                              env={"NEO4J_URI": graph.uri})
     assert out.exit_code == 0, out.output
     res = json.loads(out.output.strip().splitlines()[-1])
-    assert res["errors"] == 0
+    assert res["errors"] == 0 and res["dated"] is dated
     level = res["levels"][0]
     served = sum(e["n"] for e in level["endpoints"].values())
     assert level["clients"] == 1 and served > 0
