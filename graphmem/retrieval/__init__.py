@@ -237,8 +237,8 @@ class Retriever:
                   redecide: bool | None = None) -> list[Detail]:
         """Rows as memory knew them on the question date: nothing mentioned later, and every
         slot fact with the status its slot had then (for facts and for turns' slot states).
-        Without `redecide` (no fact was mentioned after the question date) the stored statuses
-        are those: every slot was last decided from facts all known then."""
+        `redecide`: whether any fact was mentioned after the question date (None: ask); if none
+        was, the stored statuses are those (knowledge.decisions_known_at)."""
         rows = [r for r in rows if known(utc_native(r.mentioned_at), known_at)]
         slots = [r.slot for r in rows] + [s.slot for r in rows for s in r.slot_states or ()]
         decided = decisions_known_at(self.graph, user_id, slots, known_at, later=redecide)
