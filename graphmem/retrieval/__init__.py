@@ -203,7 +203,7 @@ class Retriever:
         not, the user's entry is forgotten (the next `_speakers` reads them anew)."""
         now = found[0]
         same = list(now["speakers"]) == labels and named == (
-            {} if len(labels) < 2 else {r["speaker"]: list(r["aliases"]) for r in now["aliases"]})
+            {} if len(labels) < 2 else {r["speaker"]: sorted(r["aliases"]) for r in now["aliases"]})
         if not same:
             with self._seen_lock:
                 self._seen_speakers.pop(user_id, None)

@@ -259,8 +259,9 @@ def facts_after_read(user_id: str, known_at: datetime) -> Read:
 
 def speaker_aliases(graph: Graph, user_id: str, speakers: dict[str, str],
                     name_predicate: str) -> dict[str, list[str]]:
-    """Each speaker (label → its entity's normalised name) with the other names it is called by."""
-    return {r["speaker"]: list(r["aliases"]) for r in graph.read(
+    """Each speaker (label → its entity's normalised name) with the other names it is called by,
+    sorted (as `speaker_check`'s row is compared with them: the query collects them unordered)."""
+    return {r["speaker"]: sorted(r["aliases"]) for r in graph.read(
         "speaker_aliases", user_id=user_id, name_predicate=name_predicate,
         speakers=[{"label": k, "norm": v} for k, v in speakers.items()])}
 
