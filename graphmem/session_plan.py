@@ -5,6 +5,7 @@ relations. `Ingestor` embeds, relates and writes what is planned here."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -104,13 +105,16 @@ def _locate_support(cand: FactCandidate, piece: MessagePiece, turn_text: str) ->
     return start, end
 
 
+# How a statement names the owner at its start: the rules' and the registry's "User" ("User went
+# camping.", "User: went to beach.", "User's dog"), an LLM's "The user" ("The user adopted a cat.").
+_USER_OPENING = re.compile(r"^(?:[Tt]he )?[Uu]ser(?=[\s:'’])")
+
+
 def _as_speaker(cand: FactCandidate, speaker: str) -> FactCandidate:
     """In a conversation between named people (LoCoMo), "I" is the speaker, not the owner: the
-    subject and the statement name them ("User went camping." and the registry's "User: went to
-    beach." alike)."""
-    text = cand.text
-    if text.startswith(("User ", "User's ", "User’s ", "User:")):
-        text = speaker + text[4:]
+    subject and the statement name them ("User went camping.", the registry's "User: went to
+    beach." and an LLM's "The user adopted a cat." alike)."""
+    text = _USER_OPENING.sub(speaker, cand.text, count=1)
     roles = [r for r in cand.roles if not (r.role == "subject" and is_self(r.name))]
     return replace(cand, subject=speaker, text=text,
                    roles=[RoleRef("subject", speaker, "person"), *roles])
