@@ -104,6 +104,32 @@ def test_a_question_date_after_every_fact_decides_no_slot_again(graph, user_id, 
     assert calls == [True]  # the bakery came later: the slots are decided again
 
 
+def test_an_append_keeps_the_order_of_sessions_said_at_the_same_time(graph, user_id, minilm,
+                                                                     monkeypatch):
+    """Two sessions stamped with the same time: the one memory wrote later wins the tie. An
+    append to the first one (a message with no fact) must not make it the later one: the append
+    re-decides only its own facts' slots, so the stored Seattle would stay while the rules would
+    now say Denver, and a question date would answer by whichever it read."""
+    from graphmem import knowledge
+
+    same = dt(2024, 3, 1)
+    mem = Memory(graph, embedder=minilm)
+    mem.ingest([Transcript(user_id, [
+        SessionRecord("a", same, [TurnRecord("user", "I live in Denver.", source_id="a0")]),
+        SessionRecord("b", same, [TurnRecord("user", "I live in Seattle.", source_id="b0")])])])
+    mem.append(user_id, "a", [TurnRecord("user", "Okay, thanks.", source_id="a1")],
+               session_time=same)
+    stored = {f.value: f.status for f in mem.facts(user_id, history=True)
+              if f.predicate == "lives_in"}
+    assert stored == {"Seattle": "active", "Denver": "superseded"}
+    asked = dt(2024, 6, 1)
+    monkeypatch.setattr(knowledge.store, "facts_mentioned_after", lambda *a: True)
+    decided = knowledge.decisions_known_at(graph, user_id, ["user|lives_in"],
+                                           knowledge.cutoff(asked))
+    assert {d.id: d.status for d in decided.values()} == {
+        f.id: f.status for f in mem.facts(user_id, history=True) if f.predicate == "lives_in"}
+
+
 def test_ask_offline_uses_the_question_date(graph, user_id, minilm, monkeypatch):
     mem = _load(graph, user_id, minilm, (dt(2024, 1, 10), "I live in Denver."),
                 (dt(2024, 6, 1), "I moved to Seattle."))
