@@ -5,6 +5,7 @@ was true at a moment (`as_of`): each fact's status on that date, as known today.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from .currency import TIED_TO, FactDecision, SlotFact, decide_slots, slots_with_companions
@@ -43,7 +44,17 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
         lambda plans: store.plan_family_known_at(graph, user_id, plans, known_at))
     by_slot = store.slot_facts_known_at(graph, user_id, slots, SlotFact,
                                         sorted(set(TIED_TO.values())), known_at)
-    return {d.id: d for d in decide_slots(by_slot).facts}
+    decided = {d.id: d for d in decide_slots(by_slot).facts}
+    # An LLM-decided edge (a relation judge at ingest) closes its fact over what the rules
+    # decide, as currency_overlay does at ingest: the edges from facts known by then.
+    closed = store.judged_closings_known_at(graph, user_id, sorted(decided), known_at)
+    for fid, at in closed.items():
+        d = decided[fid]
+        if d.status == "invalid":
+            continue
+        until = at if d.valid_until is None or d.valid_until > at else d.valid_until
+        decided[fid] = replace(d, status="superseded", valid_until=until)
+    return decided
 
 
 def known(row_mentioned_at: datetime | None, known_at: datetime) -> bool:

@@ -130,6 +130,20 @@ def facts_mentioned_after(graph: Graph, user_id: str, known_at: datetime) -> boo
                            known_at=known_at)[0]["rows"])
 
 
+def judged_closings_known_at(graph: Graph, user_id: str, ids: list[str],
+                             known_at: datetime) -> dict[str, datetime]:
+    """Fact id → the earliest time an LLM-decided edge from a fact mentioned by `known_at`
+    closes it (currency_overlay as the question date knew it)."""
+    if not ids:
+        return {}
+    out = {}
+    for r in graph.read("currency_judged_closings", user_id=user_id, ids=ids, known_at=known_at):
+        closed = utc_native(r["closed"])
+        if closed is not None:
+            out[r["id"]] = closed
+    return out
+
+
 def favorite_slots_known_at(graph: Graph, user_id: str, known_at: datetime) -> list[FavoriteValue]:
     """The favourite slots and values mentioned by `known_at` (a question date)."""
     return [FavoriteValue(r["slot"], r["value"]) for r in graph.read(

@@ -130,6 +130,29 @@ def test_llm_decides_relations_beyond_the_slot_rules(graph, user_id, llm_stub):
     assert "The user is a senior analyst." not in in_jan
 
 
+def test_a_question_date_reads_the_model_s_edges_known_then(graph, user_id, llm_stub):
+    """Asked on a date, memory decides the slots from the facts known then, and the model's
+    edges from facts known then still close their facts (as at ingest); an edge from a fact
+    said later does not."""
+    for _ in range(4):
+        llm_stub.push(_judge_reply())
+    _memory(graph, llm_stub).ingest([_transcript(user_id)])
+    junior, senior = "The user works as a junior analyst.", "The user is a senior analyst."
+
+    def known(on):
+        return {r["text"]: (r["status"], r["valid_until"])
+                for r in facts_as_of(graph, user_id, history=True, question_date=on)}
+
+    # Facts were said after both dates (the marathon), so each decides its slots again.
+    in_feb = known(dt(2024, 2, 15))
+    assert in_feb[junior] == ("superseded", dt(2024, 2, 1)) and in_feb[senior][0] == "active"
+    in_jan = known(dt(2024, 1, 20))
+    assert in_jan[junior] == ("active", None) and senior not in in_jan
+    # A date after every fact reads the stored statuses: the same as the slot rules and the
+    # model's edges decide again.
+    assert known(dt(2024, 6, 1))[junior] == ("superseded", dt(2024, 2, 1))
+
+
 def test_llm_relations_are_order_independent(graph, user_id, llm_stub):
     for _ in range(8):
         llm_stub.push(_judge_reply())
