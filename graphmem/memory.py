@@ -39,7 +39,9 @@ from .migrate import applied_versions, connect
 from .models import Evidence, Transcript, TurnRecord
 from .pages import Page
 from .places import fold_whole_turn_pieces
+from .redeciding import redecide_user
 from .reembed import ReembedReport, reembed
+from .responses import Redecided
 from .retrieval import RetrievalConfig, Retriever, SearchResult
 from .store import admin
 from .store import answer as store_answer
@@ -268,6 +270,16 @@ class Memory:
         fact = self.get_fact(user_id, fact_id)
         invalidate_fact(self.graph, user_id, fact.id, by=by, reason=reason)
         return self.get_fact(user_id, fact.id)
+
+    @neo4j_lost
+    def redecide(self, user_id: str) -> Redecided:
+        """Decide every slot of the user again with this version's currency rules (after an
+        upgrade that changed them), in one transaction; returns the facts whose status,
+        interval or count changed. UnknownUser for a user with no memory."""
+        bounded(user_id, "user_id", MAX_ID_CHARS)
+        self.require_user(user_id)
+        with self._append_locks[hash(user_id) % _LOCKS]:  # not while an append decides slots
+            return redecide_user(self.graph, user_id)
 
     @neo4j_lost
     def get_fact(self, user_id: str, fact_id: str) -> FactEvent:

@@ -197,6 +197,16 @@ class TurnRemoval(Result):
                              description="Slots whose currency was decided again")
 
 
+class Redecided(Result):
+    """What deciding every slot of one user again did (graphmem redecide)."""
+
+    user_id: str
+    slots: int = Field(0, description="Slots decided again")
+    changed: list[str] = Field(default_factory=list,
+                               description="Ids of the facts whose status, interval or count "
+                                           "changed")
+
+
 class SessionPage(Result):
     sessions: list[SessionSummary]
     next_cursor: str | None = Field(None, description="null: the last page")

@@ -1,4 +1,5 @@
-"""`graphmem sessions`, `turns`, `get`, `forget-turn` and `invalidate`: one memory at a time."""
+"""`graphmem sessions`, `turns`, `get`, `forget-turn`, `invalidate` and `redecide`: one memory
+at a time."""
 
 from __future__ import annotations
 
@@ -99,3 +100,26 @@ def invalidate(user, by, reason, fact_id) -> None:
     who = f.invalidation
     click.echo(f"{f.status} {f.text} ({f.id}); marked by {who.by if who else '?'}"
                f"{' — ' + who.reason if who and who.reason else ''}")
+
+
+@main.command()
+@click.option("--user", "users", multiple=True, required=True,
+              help="The user whose slots to decide again (repeat for several).")
+@click.option("-v", "--verbose", is_flag=True, help="List the facts that changed.")
+@click.option("--json", "as_json", is_flag=True)
+@_fail_cleanly
+def redecide(users, verbose, as_json) -> None:
+    """Decide every slot of a user again with this version's currency rules: after upgrading
+    graphmem, whose rules decided the stored statuses. One transaction per user."""
+    with open_memory(answer_llm=False) as mem:
+        done = [mem.redecide(u) for u in dict.fromkeys(users)]
+        if as_json:
+            click.echo(_dump({"users": [d.to_dict() for d in done]}))
+            return
+        for d in done:
+            click.echo(f"{d.user_id}: {d.slots} slots decided again, {len(d.changed)} facts "
+                       f"changed")
+            if verbose:
+                for fid in d.changed:
+                    f = mem.get_fact(d.user_id, fid)
+                    click.echo(f"  {f.status:<10} {f.text} ({f.id})")

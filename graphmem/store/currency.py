@@ -144,6 +144,18 @@ def judged_closings_known_at(graph: Graph, user_id: str, ids: list[str],
     return out
 
 
+def user_slots(tx: Any, user_id: str) -> list[str]:
+    """Every slot of the user's facts, sorted."""
+    found = rows(tx, "user_slots", user_id=user_id)
+    return sorted(found[0]["slots"]) if found else []
+
+
+def slot_decisions(tx: Any, user_id: str) -> dict[str, tuple[Any, ...]]:
+    """Fact id → (status, valid_from, valid_until, quantity) of each of the user's slot facts."""
+    return {r["id"]: (r["status"], r["valid_from"], r["valid_until"], r["quantity"])
+            for r in rows(tx, "slot_decisions", user_id=user_id)}
+
+
 def favorite_slots_known_at(graph: Graph, user_id: str, known_at: datetime) -> list[FavoriteValue]:
     """The favourite slots and values mentioned by `known_at` (a question date)."""
     return [FavoriteValue(r["slot"], r["value"]) for r in graph.read(

@@ -1,0 +1,69 @@
+"""`graphmem redecide`: every slot of a user decided again with this version's rules, as after an
+upgrade whose rules decided differently; only that user's facts change, in one transaction."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from graphmem.cli import main
+from graphmem.errors import UnknownUser
+from graphmem.memory import Memory
+from graphmem.models import SessionRecord, Transcript, TurnRecord
+from tests.helpers import FakeVectors, dt
+
+
+def _memory(graph, user_id):
+    mem = Memory(graph, embedder=FakeVectors())
+    mem.ingest([Transcript(user_id, [
+        SessionRecord("s1", dt(2024, 1, 10), [TurnRecord("user", "I live in Denver.")]),
+        SessionRecord("s2", dt(2024, 6, 1), [TurnRecord("user", "I moved to Seattle.")])])])
+    return mem
+
+
+def _lives_in(mem, user_id):
+    return {f.value: (f.status, f.valid_until) for f in mem.facts(user_id, history=True)
+            if f.predicate == "lives_in"}
+
+
+def _as_an_older_version_left_it(graph, user_id):
+    """Both values current, no end: what rules that missed the move would have stored."""
+    with graph.session() as s:
+        s.run("MATCH (f:FactEvent {user_id: $u, predicate: 'lives_in'}) "
+              "SET f.status = 'active', f.valid_until = null", u=user_id).consume()
+
+
+def test_redecide_brings_stored_decisions_up_to_date(graph, user_id, new_user):
+    mem = _memory(graph, user_id)
+    right = _lives_in(mem, user_id)
+    assert right["Denver"] == ("superseded", dt(2024, 6, 1))
+    other = new_user()
+    _memory(graph, other)
+    _as_an_older_version_left_it(graph, user_id)
+    _as_an_older_version_left_it(graph, other)
+    done = mem.redecide(user_id)
+    assert _lives_in(mem, user_id) == right
+    denver = [f.id for f in mem.facts(user_id, history=True) if f.value == "Denver"]
+    assert done.changed == denver and done.slots >= 1
+    assert mem.redecide(user_id).changed == []  # up to date: nothing more to change
+    assert _lives_in(mem, other)["Denver"] == ("active", None)  # another user is untouched
+    with pytest.raises(UnknownUser):
+        mem.redecide(new_user())
+
+
+def test_redecide_from_the_command_line(graph, user_id, monkeypatch):
+    mem = _memory(graph, user_id)
+    _as_an_older_version_left_it(graph, user_id)
+    monkeypatch.setenv("NEO4J_URI", graph.uri)
+    runner = CliRunner()
+    out = runner.invoke(main, ["redecide", "--user", user_id, "-v"])
+    assert out.exit_code == 0, out.output
+    assert f"{user_id}: " in out.output and "1 facts changed" in out.output
+    assert "superseded" in out.output and "Denver" in out.output
+    again = runner.invoke(main, ["redecide", "--user", user_id, "--json"])
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.output)["users"][0]["changed"] == []
+    assert _lives_in(mem, user_id)["Denver"][0] == "superseded"
+    unknown = runner.invoke(main, ["redecide", "--user", "nobody-" + user_id])
+    assert unknown.exit_code != 0 and "Traceback" not in unknown.output
+    assert len(unknown.output.strip().splitlines()) == 1
