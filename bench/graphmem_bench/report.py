@@ -15,6 +15,7 @@ The `results` dict (what `graphmem_bench.baseline.run_baseline` returns; other r
           "turn": {"recall_any@k", "recall_all@k", "ndcg_any@k"} | LoCoMo {"fraction_recall@k"},
           "per_type": {type: {"n_session"/"n_turn" or "n", "session": {...}, "turn": {...}}},
           "latency_ms": {"p50": float, "p95": float} | None,
+          "cpu_ms": {"search": float, "neo4j": float | None} | None,   # CPU per search
           "evidence_tokens": {"median": float, "p95": float} | None,
           "scoring": str,                       # how questions without evidence were scored
           ...                                   # extra blocks: session_with_evidence, adversarial…
@@ -75,6 +76,15 @@ def _n_counted(config: dict[str, Any], locomo: bool) -> str:
     return f"{n.get('session', '–')} / {n.get('turn', '–')}"
 
 
+def _cpu(cpu: dict[str, float | None] | None) -> str:
+    if not cpu:
+        return "–"
+    search, neo4j = cpu.get("search"), cpu.get("neo4j")
+    if neo4j is None:
+        return f"{search:.1f} + (Neo4j not measured)"
+    return f"{search:.1f} + {neo4j:.1f} = {search + neo4j:.1f}"
+
+
 def markdown_table(results: dict[str, Any]) -> str:
     """One row per configuration; latency and token columns only when some config has them."""
     locomo = _is_locomo(results)
@@ -82,9 +92,11 @@ def markdown_table(results: dict[str, Any]) -> str:
     configs: dict[str, dict[str, Any]] = results.get("configs", {})
     latency = any(c.get("latency_ms") for c in configs.values())
     tokens = any(c.get("evidence_tokens") for c in configs.values())
+    cpu = any(c.get("cpu_ms") for c in configs.values())
     header = ["configuration", "n (cat 1-4)" if locomo else "n (session / turn)"]
     header += [title for title, _, _ in columns]
     header += ["latency p50 / p95 ms"] if latency else []
+    header += ["CPU ms per search: process + Neo4j"] if cpu else []
     header += ["evidence tokens median / p95"] if tokens else []
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, config in configs.items():
@@ -92,6 +104,8 @@ def markdown_table(results: dict[str, Any]) -> str:
         row += [_fmt((config.get(block) or {}).get(metric)) for _, block, metric in columns]
         if latency:
             row.append(_pair(config.get("latency_ms"), "p50", "p95", 1))
+        if cpu:
+            row.append(_cpu(config.get("cpu_ms")))
         if tokens:
             row.append(_pair(config.get("evidence_tokens"), "median", "p95"))
         lines.append("| " + " | ".join(row) + " |")

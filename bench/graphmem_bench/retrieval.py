@@ -24,6 +24,7 @@ from graphmem.models import Transcript
 from graphmem.retrieval import Retriever, preset
 from graphmem.vectorspace import require
 
+from .cpu import CpuWindow, managed_neo4j_pid
 from .metrics import KS, score_locomo, score_longmemeval
 from .questions import dev_half, locomo_questions, longmemeval_questions
 from .report import write_report
@@ -139,11 +140,14 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             rankings: dict[Any, list[str]] = {}
             latencies: list[float] = []
             pack: list[int] = []
+            cpu_s = 0.0  # this process's CPU inside the searches (every thread: ONNX's too)
+            neo4j = CpuWindow({"neo4j": managed_neo4j_pid()}).start()
             started = time.perf_counter()
             for done, (key, user, question, qdate) in enumerate(asks, 1):
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 res = retriever.search(user, question, question_date=qdate, k=EVIDENCE_K,
                                        config=cfg)
+                cpu_s += time.process_time() - c0
                 latencies.append((time.perf_counter() - t0) * 1000)
                 rankings[key] = res.turn_ranking[:max(KS)]
                 pack.append(tokens.count([e.text for e in res.evidence]))
@@ -156,7 +160,12 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                     for h in (1, 2)}
             else:
                 scores = score_locomo(questions, rankings)
+            neo4j.stop()
             scores["latency_ms"] = latency(latencies)
+            # CPU per search: this process (the searches only) and the managed Neo4j (None: an
+            # external one) over the loop, which runs nothing else against it.
+            scores["cpu_ms"] = {"search": round(cpu_s * 1000 / len(asks), 2),
+                                "neo4j": neo4j.ms_per(len(asks))["neo4j"]}
             scores["evidence_tokens"] = {"median": statistics.median(pack),
                                          "p95": sorted(pack)[int(0.95 * (len(pack) - 1))]}
             results["configs"][name] = scores
