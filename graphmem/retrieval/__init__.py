@@ -1,4 +1,5 @@
-"""Retrieve(q, M_u): three tunnels over one user's memory, fused by connection density."""
+"""Retrieve(q, M_u): the configured tunnels over one user's memory (bm25 and dense by default;
+graph too where a preset runs it), fused by connection density."""
 
 from __future__ import annotations
 

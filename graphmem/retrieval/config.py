@@ -149,10 +149,14 @@ class RetrievalConfig:
 PAPER = RetrievalConfig(name="paper", window_search=False)
 
 # Tuned on the development data (LongMemEval-S dev half, LoCoMo): with MiniLM the dense tunnel is
-# as reliable as BM25, so its hits earn strong masses; the graph tunnel over the offline
-# extractor's sparse facts is the weak one (3 hits per head); θ 0.95 (MiniLM puts unrelated
-# chit-chat above 0.8); 20 heads whose mass decays with rank.
-FUSED = RetrievalConfig(name="fused", strong_tunnels=("bm25", "dense"), per_head=3, theta=0.95,
+# as reliable as BM25, so its hits earn strong masses; θ 0.95 (MiniLM puts unrelated chit-chat
+# above 0.8); 20 heads whose mass decays with rank. The graph tunnel is not run: turned off alone,
+# fused recall held or rose on LongMemEval (both halves), LoCoMo (every category, both
+# extractors) and the currency scenario sets, and a search cost a quarter to a half less
+# Neo4j CPU (docs/bench/2026-12-05-graph-tunnel-off.md). `fused-with-graph` runs it (weak, 3 hits
+# per head), as the published defaults (`paper`) do.
+FUSED = RetrievalConfig(name="fused", tunnels=("bm25", "dense"),
+                        strong_tunnels=("bm25", "dense"), per_head=3, theta=0.95,
                         heads=20, rank_decay=0.8)
 
 PRESETS: dict[str, RetrievalConfig] = {
@@ -169,9 +173,9 @@ _VARIANT = "-no-", "-with-"
 
 
 def preset(name: str) -> RetrievalConfig:
-    """A named preset, or a preset with one rerank step, second pass or switch off or on:
-    "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads"
-    (the benchmark compares such variants in one run)."""
+    """A named preset, or a preset with one rerank step, second pass, switch or tunnel off or on:
+    "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads",
+    "fused-no-graph" (the benchmark compares such variants in one run)."""
     if name in PRESETS:
         return PRESETS[name]
     for marker in _VARIANT:
@@ -186,6 +190,11 @@ def preset(name: str) -> RetrievalConfig:
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
         if found and base in PRESETS and step in SWITCHES:
             return replace(PRESETS[base], name=name, mention_heads=marker == "-with-")
+        if found and base in PRESETS and step in TUNNELS:
+            cfg = PRESETS[base]
+            kept = tuple(t for t in cfg.tunnels if t != step)
+            return replace(cfg, name=name, tunnels=kept if marker == "-no-" else (*kept, step))
     raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
                    f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
-                   f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)})")
+                   f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)}; "
+                   f"tunnels: {', '.join(TUNNELS)})")

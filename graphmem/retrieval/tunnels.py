@@ -1,4 +1,5 @@
-"""The three tunnels (graph, BM25, dense): each turns a query into (tunnel, head, hit) triples."""
+"""The three tunnels (graph, BM25, dense): each turns a query into (tunnel, head, hit) triples.
+The default preset runs BM25 and dense (config.FUSED says why)."""
 
 from __future__ import annotations
 

@@ -59,8 +59,8 @@ DOC = {
                "current ones.",
     "k": f"How many results, 1 to {MAX_K} (default {DEFAULT_K}).",
     "preset": "The retrieval recipe (a preset of graphmem.retrieval.config): fused, the default, "
-              "combines every tunnel; the others are one tunnel alone or a baseline, for "
-              "comparison.",
+              "fuses the BM25 and dense tunnels (fused-with-graph adds the graph tunnel); the "
+              "others are one tunnel alone or a baseline, for comparison.",
     "explain": "Also return the per-tunnel hits (`hits`), the full turn ranking and timings.",
     "budget": f"Planner steps the answer may take, 0 to {MAX_BUDGET} (default {DEFAULT_BUDGET}); "
               "0 answers from the first search alone.",

@@ -77,9 +77,10 @@ def test_search_runs_in_one_read_transaction(graph, user_id, monkeypatch):
 
 
 def test_search_runs_its_tunnels_in_one_query(graph, user_id, monkeypatch):
-    """The three tunnels' queries go to Neo4j as one (store.search.together): a fused search
-    asks four queries (speakers, tunnels, details, near-duplicates), and three once the user's
-    speakers are remembered (checked inside the tunnels' query)."""
+    """The tunnels' queries go to Neo4j as one (store.search.together): a fused search asks
+    four queries (speakers, tunnels, details, near-duplicates), and three once the user's
+    speakers are remembered (checked inside the tunnels' query); with the graph tunnel too, its
+    query joins the same one."""
     mem = Memory(graph)
     mem.ingest([Transcript(user_id, [SessionRecord("s1", datetime(2024, 5, 1, tzinfo=UTC), [
         TurnRecord("user", "I adopted a cat named Miso last week."),
@@ -95,11 +96,16 @@ def test_search_runs_its_tunnels_in_one_query(graph, user_id, monkeypatch):
     evidence = mem.search(user_id, "What is my cat called?")
     assert evidence and "Miso" in evidence[0].text
     assert len(sent) == 4
-    assert sum("turn_embedding" in t and "'turn_text'" in t and "'entity_text'" in t
-               for t in sent) == 1
+    assert sum("turn_embedding" in t and "'turn_text'" in t for t in sent) == 1
+    assert not any("'entity_text'" in t for t in sent)  # fused runs no graph tunnel
     sent.clear()
     assert mem.search(user_id, "Where does Miso sleep?")
     assert len(sent) == 3
+    sent.clear()
+    assert mem.search(user_id, "Where does Miso sleep?", config="fused-with-graph")
+    assert len(sent) == 3
+    assert sum("turn_embedding" in t and "'turn_text'" in t and "'entity_text'" in t
+               for t in sent) == 1
 
 
 def test_tunnels_together_give_what_each_gives_alone(graph, user_id):
@@ -113,7 +119,8 @@ def test_tunnels_together_give_what_each_gives_alone(graph, user_id):
         TurnRecord("user", "I moved to Lisbon in March and I love the tram."),
         TurnRecord("user", "My sister Ana lives in Porto, she visits every month."),
         TurnRecord("user", "Last week I started learning the guitar.")])])])
-    cfg = preset("fused")
+    cfg = preset("fused-with-graph")
+    assert set(cfg.tunnels) == set(TUNNELS)
     retriever = Retriever(graph, mem.embedder)
     for question, date in [("where do I live now?", None),
                            ("What did I start last week?", datetime(2024, 5, 3, tzinfo=UTC)),
