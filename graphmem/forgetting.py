@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .currency import maintain_currency
 from .responses import TurnRemoval
 from .store import edits
+from .store.currency import lock_user
 from .store.edits import EditedFact
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def remove_turn(graph: Graph, user_id: str, turn_id: str, *,
     only from it; entities no fact names any more go too. None when the user has no such turn."""
 
     def work(tx: Any) -> TurnRemoval | None:
+        lock_user(tx, user_id)  # one slot-deciding write of the user at a time
         removed = edits.delete_facts(tx, user_id, edits.facts_of_turn_alone(tx, user_id, turn_id))
         done = (edits.redact_turn(tx, user_id, turn_id, REDACTED_TEXT, datetime.now(UTC))
                 if redact else edits.delete_turn(tx, user_id, turn_id))
@@ -59,6 +61,7 @@ def invalidate_fact(graph: Graph, user_id: str, fact_id: str, *, by: str,
     has no such fact or it was marked already (the first mark is kept)."""
 
     def work(tx: Any) -> bool:
+        lock_user(tx, user_id)  # one slot-deciding write of the user at a time
         row = edits.invalidate_fact(tx, user_id, fact_id, by=by, at=datetime.now(UTC),
                                     reason=reason)
         if row is None:

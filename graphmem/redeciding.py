@@ -21,6 +21,7 @@ def redecide_user(graph: Graph, user_id: str) -> Redecided:
     """Decide every slot of the user again, in one transaction; what changed."""
 
     def work(tx: Any) -> Redecided:
+        store.lock_user(tx, user_id)  # no ingest, append or edit of this user meanwhile
         before = store.slot_decisions(tx, user_id)
         slots = store.user_slots(tx, user_id)
         if slots:

@@ -111,15 +111,21 @@ def invalidate(user, by, reason, fact_id) -> None:
 def redecide(users, verbose, as_json) -> None:
     """Decide every slot of a user again with this version's currency rules: after upgrading
     graphmem, whose rules decided the stored statuses. One transaction per user."""
+    users = list(dict.fromkeys(users))
     with open_memory(answer_llm=False) as mem:
-        done = [mem.redecide(u) for u in dict.fromkeys(users)]
-        if as_json:
-            click.echo(_dump({"users": [d.to_dict() for d in done]}))
-            return
-        for d in done:
+        for u in users:  # every user known before any is changed
+            mem.require_user(u)
+        done = []
+        for u in users:
+            d = mem.redecide(u)
+            done.append(d)
+            if as_json:
+                continue
             click.echo(f"{d.user_id}: {d.slots} slots decided again, {len(d.changed)} facts "
                        f"changed")
             if verbose:
                 for fid in d.changed:
                     f = mem.get_fact(d.user_id, fid)
                     click.echo(f"  {f.status:<10} {f.text} ({f.id})")
+        if as_json:
+            click.echo(_dump({"users": [d.to_dict() for d in done]}))

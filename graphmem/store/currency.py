@@ -144,6 +144,11 @@ def judged_closings_known_at(graph: Graph, user_id: str, ids: list[str],
     return out
 
 
+def lock_user(tx: Any, user_id: str) -> None:
+    """Take the user node's write lock for the rest of the transaction (user_write_lock)."""
+    run(tx, "user_write_lock", user_id=user_id)
+
+
 def user_slots(tx: Any, user_id: str) -> list[str]:
     """Every slot of the user's facts, sorted."""
     found = rows(tx, "user_slots", user_id=user_id)

@@ -79,7 +79,10 @@ def test_the_turn_of_a_mention_is_still_found(neo4j_graph, user):
     found = Retriever(neo4j_graph, mem.embedder).search(user_id, "Which guitar do I own?",
                                                        config=preset("fused"))
     assert found.evidence[0].type == "turn" and found.evidence[0].text == IN_PASSING
-    assert facts[True] not in {h.id for h in found.hits}  # no tunnel's head or hit (graph too)
+    assert facts[True] not in {h.id for h in found.hits}  # no tunnel's head or hit
+    with_graph = Retriever(neo4j_graph, mem.embedder).search(
+        user_id, "Which guitar do I own?", config=preset("fused-with-graph"))
+    assert facts[True] not in {h.id for h in with_graph.hits}  # the graph tunnel's neither
     asked = Retriever(neo4j_graph, mem.embedder).search(
         user_id, "Which guitar do I own?", config=preset("fused-with-mention_heads"))
     assert facts[True] in {e.id for e in asked.evidence}

@@ -2,6 +2,7 @@
 upgrade whose rules decided differently; only that user's facts change, in one transaction."""
 
 import json
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -67,3 +68,29 @@ def test_redecide_from_the_command_line(graph, user_id, monkeypatch):
     unknown = runner.invoke(main, ["redecide", "--user", "nobody-" + user_id])
     assert unknown.exit_code != 0 and "Traceback" not in unknown.output
     assert len(unknown.output.strip().splitlines()) == 1
+    # every user named is checked before any is changed
+    _as_an_older_version_left_it(graph, user_id)
+    both = runner.invoke(main, ["redecide", "--user", user_id, "--user", "nobody-" + user_id])
+    assert both.exit_code != 0 and len(both.output.strip().splitlines()) == 1
+    assert _lives_in(mem, user_id)["Denver"] == ("active", None)
+
+
+def test_redecide_waits_for_a_write_of_the_user_in_progress(graph, user_id):
+    """An append holds the user's write lock from its start (it sets the user's speakers):
+    redecide waits for it to commit, and decides with what it wrote."""
+    mem = _memory(graph, user_id)
+    _as_an_older_version_left_it(graph, user_id)
+    done = threading.Event()
+    result = {}
+    with graph.session() as s:
+        tx = s.begin_transaction()
+        tx.run("MATCH (u:User {id: $u}) SET u.speakers = coalesce(u.speakers, [])",
+               u=user_id).consume()
+        worker = threading.Thread(target=lambda: (result.update(r=mem.redecide(user_id)),
+                                                  done.set()))
+        worker.start()
+        assert not done.wait(1.5)  # blocked behind the open write
+        tx.commit()
+    assert done.wait(30)
+    worker.join()
+    assert result["r"].changed and _lives_in(mem, user_id)["Denver"][0] == "superseded"

@@ -93,10 +93,11 @@ def test_preset_variants_turn_one_step_off_or_on():
 def test_preset_variants_turn_one_tunnel_off_or_on():
     assert FUSED.tunnels == ("bm25", "dense")  # the graph tunnel is not run by default
     graph = preset("fused-with-graph")
-    assert graph.tunnels == ("bm25", "dense", "graph") and graph.steps == FUSED.steps
+    assert graph.tunnels == ("graph", "bm25", "dense") and graph.steps == FUSED.steps  # named
     assert graph.heads == FUSED.heads and graph.per_head == FUSED.per_head
     assert preset("fused-no-dense").tunnels == ("bm25",)
     assert preset("paper-no-graph").tunnels == ("bm25", "dense")
+    assert preset("dense-with-bm25").tunnels == ("dense", "bm25")
     with pytest.raises(KeyError, match="tunnels: graph, bm25, dense"):
         preset("fused-with-vectors")
 
