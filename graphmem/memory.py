@@ -278,8 +278,7 @@ class Memory:
         interval or count changed. UnknownUser for a user with no memory."""
         bounded(user_id, "user_id", MAX_ID_CHARS)
         self.require_user(user_id)
-        with self._append_locks[hash(user_id) % _LOCKS]:  # not while an append decides slots
-            return redecide_user(self.graph, user_id)
+        return redecide_user(self.graph, user_id)  # it takes the user's write lock first
 
     @neo4j_lost
     def get_fact(self, user_id: str, fact_id: str) -> FactEvent:

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ._run import rows, run
+from .search import facts_after_read, together
 from .time import utc_native
 
 if TYPE_CHECKING:
@@ -125,9 +126,10 @@ def favorite_slots(tx: Any, user_id: str) -> list[FavoriteValue]:
 
 
 def facts_mentioned_after(graph: Graph, user_id: str, known_at: datetime) -> bool:
-    """Whether any fact of the user was mentioned after `known_at` (a question date)."""
-    return bool(graph.read("facts_mentioned_after", user_id=user_id,
-                           known_at=known_at)[0]["rows"])
+    """Whether any fact of the user was mentioned after `known_at` (a question date): the read a
+    search runs inside its tunnels' query, run alone."""
+    read = facts_after_read(user_id, known_at)
+    return bool(together(graph, {"later": read})["later"])
 
 
 def judged_closings_known_at(graph: Graph, user_id: str, ids: list[str],
