@@ -4,7 +4,7 @@
 // (currency_slot_facts' heard_at), and an append re-decides only its own facts' slots, so a
 // later write time would leave the session's other slots decided by the order before it.
 MERGE (u:User {id: $user_id})
-  ON CREATE SET u.user_id = $user_id, u.created_at = datetime()
+  ON CREATE SET u.user_id = $user_id, u.created_at = datetime(), u.currency_rules = $rules
 MERGE (s:Session {id: $session.id, user_id: $user_id})
   ON CREATE SET s.source_id = $session.source_id,
                 s.started_at = $session.started_at,

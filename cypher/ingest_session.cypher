@@ -1,6 +1,6 @@
 // The user and the session; one call per session, inside the session's transaction.
 MERGE (u:User {id: $user_id})
-  ON CREATE SET u.user_id = $user_id, u.created_at = datetime()
+  ON CREATE SET u.user_id = $user_id, u.created_at = datetime(), u.currency_rules = $rules
 MERGE (s:Session {id: $session.id, user_id: $user_id})
 SET
     s.source_id = $session.source_id,

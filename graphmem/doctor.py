@@ -1,6 +1,7 @@
 """`graphmem doctor`: one line per check of what graphmem needs — Java and Maven (for the managed
 Neo4j), the Neo4j it would use (reachable, version, schema, index states), the invariants no
-constraint can declare (no edge joining two users, no half-written session), the embedder
+constraint can declare (no edge joining two users, no half-written session), whether every user's
+slots were decided by this version's currency rules, the embedder
 (loads; the database's vectors are its model's), and the LLM endpoint when one is configured — each
 failure with the fix."""
 
@@ -18,6 +19,7 @@ from . import localneo4j
 from .compose import embedder as configured_embedder
 from .compose import llm_client
 from .config import Settings
+from .currency_rules import rules_version
 from .db import Graph
 from .errors import GraphmemError
 from .store import admin
@@ -108,7 +110,18 @@ def _database_checks(graph: Any, figures: dict[str, Any]) -> list[Check]:
         return ok, f"cross-user edges {edges}, half-written sessions {half}", \
             "" if ok else "a bug: export, forget and re-import the affected users, and report it"
 
-    return [_try("schema", schema), _try("indexes", indexes), _try("tenancy", tenancy)]
+    def currency() -> tuple[bool, str, str]:
+        version = rules_version()
+        stale = admin.users_with_stale_rules(graph, version)
+        figures["currency_rules"] = version
+        figures["users_decided_by_other_rules"] = len(stale)
+        if stale:
+            return False, f"{len(stale)} users' slots decided by other currency rules than " \
+                f"this version's ({version}), e.g. {stale[0]!r}", "graphmem redecide --stale"
+        return True, f"every user's slots decided by this version's rules ({version})", ""
+
+    return [_try("schema", schema), _try("indexes", indexes), _try("tenancy", tenancy),
+            _try("currency", currency)]
 
 
 def _embedder(graph: Any) -> tuple[bool, str, str]:

@@ -21,6 +21,7 @@ from .appending import AppendResult, refuse_turn_ids_of_other_sessions
 from .compose import embedder as configured_embedder
 from .compose import ingest_parts, llm_client
 from .config import Settings
+from .currency_rules import rules_version
 from .db import Graph
 from .embed import Embedder
 from .errors import (
@@ -279,6 +280,13 @@ class Memory:
         bounded(user_id, "user_id", MAX_ID_CHARS)
         self.require_user(user_id)
         return redecide_user(self.graph, user_id)  # it takes the user's write lock first
+
+    @neo4j_lost
+    def users_with_stale_rules(self) -> list[str]:
+        """Every user whose slots were not all decided by this version's currency rules (created
+        by an older graphmem, or imported from one, and not decided again since): what
+        `graphmem redecide --stale` decides. An administrator's view over all users."""
+        return admin.users_with_stale_rules(self.graph, rules_version())
 
     @neo4j_lost
     def get_fact(self, user_id: str, fact_id: str) -> FactEvent:

@@ -103,18 +103,25 @@ def invalidate(user, by, reason, fact_id) -> None:
 
 
 @main.command()
-@click.option("--user", "users", multiple=True, required=True,
+@click.option("--user", "users", multiple=True,
               help="The user whose slots to decide again (repeat for several).")
+@click.option("--stale", is_flag=True,
+              help="Every user whose slots were decided by other currency rules than this "
+                   "version's (graphmem doctor counts them).")
 @click.option("-v", "--verbose", is_flag=True, help="List the facts that changed.")
 @click.option("--json", "as_json", is_flag=True)
 @_fail_cleanly
-def redecide(users, verbose, as_json) -> None:
+def redecide(users, stale, verbose, as_json) -> None:
     """Decide every slot of a user again with this version's currency rules: after upgrading
     graphmem, whose rules decided the stored statuses. One transaction per user."""
+    if not users and not stale:
+        raise click.UsageError("name the users to decide again (--user U, repeatable) or --stale")
     users = list(dict.fromkeys(users))
     with open_memory(answer_llm=False) as mem:
         for u in users:  # every user known before any is changed
             mem.require_user(u)
+        if stale:
+            users += [u for u in mem.users_with_stale_rules() if u not in users]
         done = []
         for u in users:
             d = mem.redecide(u)
@@ -127,5 +134,7 @@ def redecide(users, verbose, as_json) -> None:
                 for fid in d.changed:
                     f = mem.get_fact(d.user_id, fid)
                     click.echo(f"  {f.status:<10} {f.text} ({f.id})")
+        if stale and not users and not as_json:
+            click.echo("every user's slots are decided by this version's rules")
         if as_json:
             click.echo(_dump({"users": [d.to_dict() for d in done]}))

@@ -130,3 +130,8 @@ def half_written_sessions(graph: Graph, user_id: str) -> int:
 
 def half_written_sessions_all(graph: Graph) -> int:
     return int(graph.read("half_written_sessions_all")[0]["sessions"])
+
+
+def users_with_stale_rules(graph: Graph, rules: str) -> list[str]:
+    """Users whose slots were not all decided by these currency rules (graphmem.currency_rules)."""
+    return [row["user_id"] for row in graph.read("users_stale_rules", rules=rules)]

@@ -151,6 +151,11 @@ def lock_user(tx: Any, user_id: str) -> None:
     run(tx, "user_write_lock", user_id=user_id)
 
 
+def mark_rules_decided(tx: Any, user_id: str, rules: str) -> None:
+    """Record that every slot of the user was just decided by these rules (graphmem redecide)."""
+    run(tx, "user_rules_decided", user_id=user_id, rules=rules)
+
+
 def user_slots(tx: Any, user_id: str) -> list[str]:
     """Every slot of the user's facts, sorted."""
     found = rows(tx, "user_slots", user_id=user_id)

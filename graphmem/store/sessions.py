@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..currency_rules import rules_version
 from ._run import run
 from .nodes import Session
 from .time import utc_native
@@ -37,18 +38,19 @@ def user_time_zone(graph: Graph, user_id: str) -> str | None:
 
 def set_user_time_zone(graph: Graph, user_id: str, time_zone: str | None) -> None:
     """Set (None: clear) the user's time zone; the user is created on first use."""
-    graph.write("user_set_time_zone", user_id=user_id, time_zone=time_zone)
+    graph.write("user_set_time_zone", user_id=user_id, time_zone=time_zone, rules=rules_version())
 
 
 def write_session(tx: Any, user_id: str, session_row: dict[str, Any]) -> None:
     """The user and the whole session (a full ingest: its turn count and content hash)."""
-    run(tx, "ingest_session", user_id=user_id, session=session_row)
+    run(tx, "ingest_session", user_id=user_id, session=session_row, rules=rules_version())
 
 
 def grow_session(tx: Any, user_id: str, session_row: dict[str, Any], added: int) -> None:
     """The user and the session, created on first use; `added` turns join its count and the
     content hash is cleared (it no longer describes a transcript)."""
-    run(tx, "append_session", user_id=user_id, session=session_row, added=added)
+    run(tx, "append_session", user_id=user_id, session=session_row, added=added,
+        rules=rules_version())
 
 
 def write_turns(tx: Any, user_id: str, session_id: str, turns: list[dict[str, Any]],

@@ -94,3 +94,55 @@ def test_redecide_waits_for_a_write_of_the_user_in_progress(graph, user_id):
     assert done.wait(30)
     worker.join()
     assert result["r"].changed and _lives_in(mem, user_id)["Denver"][0] == "superseded"
+
+
+def _decided_by(graph, user_id, rules):
+    with graph.session() as s:
+        s.run("MATCH (u:User {id: $u}) SET u.currency_rules = $r", u=user_id, r=rules).consume()
+
+
+def test_the_rules_that_decided_a_user_are_recorded_and_stale_users_found(graph, user_id,
+                                                                         new_user, monkeypatch):
+    """A user is created with this version's rules; one whose slots an older version decided
+    (here: its record set back, its facts as that version left them) is counted by the doctor
+    and decided again by `redecide --stale`, which records this version's rules; a user created
+    only by an append or a time zone is not stale."""
+    from graphmem.currency_rules import rules_version
+    mem = _memory(graph, user_id)
+    appended, zoned = new_user(), new_user()
+    mem.append(appended, "chat", [TurnRecord("user", "I live in Oslo.")])
+    mem.set_time_zone(zoned, "Europe/Oslo")
+    stale = mem.users_with_stale_rules()
+    assert not {user_id, appended, zoned} & set(stale)
+    _as_an_older_version_left_it(graph, user_id)
+    _decided_by(graph, user_id, "0ld0ld0ld0ld")
+    assert user_id in mem.users_with_stale_rules()
+    monkeypatch.setenv("NEO4J_URI", graph.uri)
+    runner = CliRunner()
+    doctor = runner.invoke(main, ["doctor", "--json"])
+    report = json.loads(doctor.stdout)
+    assert doctor.exit_code == 1 and report["users_decided_by_other_rules"] >= 1
+    check = next(c for c in report["checks"] if c["name"] == "currency")
+    assert not check["ok"] and check["fix"] == "graphmem redecide --stale"
+    assert report["currency_rules"] == rules_version()
+    out = runner.invoke(main, ["redecide", "--stale"])
+    assert out.exit_code == 0, out.output
+    assert f"{user_id}: " in out.output and "1 facts changed" in out.output
+    assert _lives_in(mem, user_id)["Denver"][0] == "superseded"
+    assert user_id not in mem.users_with_stale_rules()
+    with graph.session() as s:
+        rules = s.run("MATCH (u:User {id: $u}) RETURN u.currency_rules AS r", u=user_id).single()
+    assert rules["r"] == rules_version()
+    assert runner.invoke(main, ["redecide", "--stale"]).output.strip() == \
+        "every user's slots are decided by this version's rules"
+    neither = runner.invoke(main, ["redecide"])
+    assert neither.exit_code != 0 and "--stale" in neither.output
+
+
+def test_a_user_from_before_the_rules_were_recorded_is_stale(graph, user_id):
+    mem = _memory(graph, user_id)
+    with graph.session() as s:
+        s.run("MATCH (u:User {id: $u}) REMOVE u.currency_rules", u=user_id).consume()
+    assert user_id in mem.users_with_stale_rules()
+    mem.redecide(user_id)
+    assert user_id not in mem.users_with_stale_rules()
