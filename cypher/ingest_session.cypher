@@ -13,3 +13,6 @@ MERGE (u)-[:HAS_SESSION]->(s)
 // The named speakers of the user's chats, kept on the user: a search reads them in one lookup.
 SET u.speakers = coalesce(u.speakers, []) +
     [x IN $session.speakers WHERE NOT x IN coalesce(u.speakers, [])]
+// The rules that decided every slot of the user (graphmem.currency_rules) stay only if this
+// write's are the same ($rules is null with currency off): else unknown, until a redecide.
+SET u.currency_rules = CASE WHEN u.currency_rules = $rules THEN $rules END

@@ -116,8 +116,9 @@ def _database_checks(graph: Any, figures: dict[str, Any]) -> list[Check]:
         figures["currency_rules"] = version
         figures["users_decided_by_other_rules"] = len(stale)
         if stale:
-            return False, f"{len(stale)} users' slots decided by other currency rules than " \
-                f"this version's ({version}), e.g. {stale[0]!r}", "graphmem redecide --stale"
+            who = "1 user's" if len(stale) == 1 else f"{len(stale)} users'"
+            return False, f"{who} slots decided by other or unknown currency rules than this " \
+                f"version's ({version}), e.g. {stale[0]!r}", "graphmem redecide --stale"
         return True, f"every user's slots decided by this version's rules ({version})", ""
 
     return [_try("schema", schema), _try("indexes", indexes), _try("tenancy", tenancy),

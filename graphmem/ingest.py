@@ -16,6 +16,7 @@ from .currency import (
     ended_by_leaving,
     maintain_currency,
 )
+from .currency_rules import rules_version
 from .db import Graph
 from .embed import Embedder, window_ends
 from .entities import normalise_name
@@ -229,10 +230,11 @@ class Ingestor:
         sid = plan.session["id"]
 
         def work(tx: Any) -> None:
+            rules = rules_version() if self.options.currency else None
             if plan.appended:
-                store.grow_session(tx, user_id, plan.session, added=len(plan.turns))
+                store.grow_session(tx, user_id, plan.session, added=len(plan.turns), rules=rules)
             else:
-                store.write_session(tx, user_id, plan.session)
+                store.write_session(tx, user_id, plan.session, rules)
             store.write_turns(tx, user_id, sid, plan.turns, plan.links)
             store.write_pieces(tx, user_id, sid, plan.pieces)
             store.write_facts(tx, user_id, sid, plan.facts, plan.entities, plan.roles,

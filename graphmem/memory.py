@@ -221,7 +221,7 @@ class Memory:
         zoneinfo does not know raises OutOfBounds. Turns already stored keep their dates."""
         bounded(user_id, "user_id", MAX_ID_CHARS)
         name = read_time_zone(time_zone).key if time_zone is not None else None
-        store_sessions.set_user_time_zone(self.graph, user_id, name)
+        store_sessions.set_user_time_zone(self.graph, user_id, name, rules_version())
         return name
 
     @neo4j_lost

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import UnknownUser
 from .group import _day, _dump, _fail_cleanly, main, open_memory
 
 PAGE_HELP = "The next_cursor a previous page printed; none for the first page."
@@ -120,11 +121,17 @@ def redecide(users, stale, verbose, as_json) -> None:
     with open_memory(answer_llm=False) as mem:
         for u in users:  # every user known before any is changed
             mem.require_user(u)
+        named = set(users)
         if stale:
-            users += [u for u in mem.users_with_stale_rules() if u not in users]
+            users += [u for u in mem.users_with_stale_rules() if u not in named]
         done = []
         for u in users:
-            d = mem.redecide(u)
+            try:
+                d = mem.redecide(u)
+            except UnknownUser:
+                if u in named:
+                    raise
+                continue  # forgotten since it was listed: nothing to decide
             done.append(d)
             if as_json:
                 continue

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
+from ..currency_rules import rules_version
 from ._run import rows, run
 from .search import facts_after_read, together
 from .time import utc_native
@@ -147,8 +148,9 @@ def judged_closings_known_at(graph: Graph, user_id: str, ids: list[str],
 
 
 def lock_user(tx: Any, user_id: str) -> None:
-    """Take the user node's write lock for the rest of the transaction (user_write_lock)."""
-    run(tx, "user_write_lock", user_id=user_id)
+    """Take the user node's write lock for the rest of the transaction (user_write_lock), for a
+    write that decides slots with this version's rules."""
+    run(tx, "user_write_lock", user_id=user_id, rules=rules_version())
 
 
 def mark_rules_decided(tx: Any, user_id: str, rules: str) -> None:

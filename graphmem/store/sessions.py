@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..currency_rules import rules_version
 from ._run import run
 from .nodes import Session
 from .time import utc_native
@@ -36,21 +35,23 @@ def user_time_zone(graph: Graph, user_id: str) -> str | None:
     return found[0]["time_zone"] if found else None
 
 
-def set_user_time_zone(graph: Graph, user_id: str, time_zone: str | None) -> None:
-    """Set (None: clear) the user's time zone; the user is created on first use."""
-    graph.write("user_set_time_zone", user_id=user_id, time_zone=time_zone, rules=rules_version())
+def set_user_time_zone(graph: Graph, user_id: str, time_zone: str | None, rules: str) -> None:
+    """Set (None: clear) the user's time zone; the user is created on first use, with no slot:
+    every slot decided by `rules` (graphmem.currency_rules)."""
+    graph.write("user_set_time_zone", user_id=user_id, time_zone=time_zone, rules=rules)
 
 
-def write_session(tx: Any, user_id: str, session_row: dict[str, Any]) -> None:
-    """The user and the whole session (a full ingest: its turn count and content hash)."""
-    run(tx, "ingest_session", user_id=user_id, session=session_row, rules=rules_version())
+def write_session(tx: Any, user_id: str, session_row: dict[str, Any], rules: str | None) -> None:
+    """The user and the whole session (a full ingest: its turn count and content hash); `rules`:
+    the currency rules that decide the write's slots (None: currency off)."""
+    run(tx, "ingest_session", user_id=user_id, session=session_row, rules=rules)
 
 
-def grow_session(tx: Any, user_id: str, session_row: dict[str, Any], added: int) -> None:
+def grow_session(tx: Any, user_id: str, session_row: dict[str, Any], added: int,
+                 rules: str | None) -> None:
     """The user and the session, created on first use; `added` turns join its count and the
-    content hash is cleared (it no longer describes a transcript)."""
-    run(tx, "append_session", user_id=user_id, session=session_row, added=added,
-        rules=rules_version())
+    content hash is cleared (it no longer describes a transcript); `rules` as write_session's."""
+    run(tx, "append_session", user_id=user_id, session=session_row, added=added, rules=rules)
 
 
 def write_turns(tx: Any, user_id: str, session_id: str, turns: list[dict[str, Any]],

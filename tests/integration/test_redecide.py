@@ -118,6 +118,10 @@ def test_the_rules_that_decided_a_user_are_recorded_and_stale_users_found(graph,
     _decided_by(graph, user_id, "0ld0ld0ld0ld")
     assert user_id in mem.users_with_stale_rules()
     monkeypatch.setenv("NEO4J_URI", graph.uri)
+    # --stale decides only this test's users: the database may hold others' stale users
+    everyone = Memory.users_with_stale_rules
+    monkeypatch.setattr(Memory, "users_with_stale_rules",
+                        lambda self: [u for u in everyone(self) if u == user_id])
     runner = CliRunner()
     doctor = runner.invoke(main, ["doctor", "--json"])
     report = json.loads(doctor.stdout)
@@ -127,7 +131,7 @@ def test_the_rules_that_decided_a_user_are_recorded_and_stale_users_found(graph,
     assert report["currency_rules"] == rules_version()
     out = runner.invoke(main, ["redecide", "--stale"])
     assert out.exit_code == 0, out.output
-    assert f"{user_id}: " in out.output and "1 facts changed" in out.output
+    assert out.output.strip().splitlines() == [f"{user_id}: 1 slots decided again, 1 facts changed"]
     assert _lives_in(mem, user_id)["Denver"][0] == "superseded"
     assert user_id not in mem.users_with_stale_rules()
     with graph.session() as s:
@@ -146,3 +150,55 @@ def test_a_user_from_before_the_rules_were_recorded_is_stale(graph, user_id):
     assert user_id in mem.users_with_stale_rules()
     mem.redecide(user_id)
     assert user_id not in mem.users_with_stale_rules()
+
+
+def _rules_of(graph, user_id):
+    with graph.session() as s:
+        return s.run("MATCH (u:User {id: $u}) RETURN u.currency_rules AS r", u=user_id).single()["r"]
+
+
+def test_a_write_with_other_rules_or_none_leaves_the_users_rules_unknown(graph, user_id,
+                                                                        new_user):
+    """A write that decides some slots keeps the user's record only when it decides with the
+    same rules: after one by other rules (here: the record set back) or with currency off, the
+    user is stale until every slot is decided again."""
+    from graphmem.currency_rules import rules_version
+    from graphmem.ingest import IngestOptions
+    mem = _memory(graph, user_id)
+    mem.append(user_id, "chat", [TurnRecord("user", "I got a cat called Miso.")])
+    assert _rules_of(graph, user_id) == rules_version()  # same rules: kept
+    fact = next(f for f in mem.facts(user_id) if f.predicate == "lives_in")
+    mem.invalidate_fact(user_id, fact.id, by="test")
+    assert _rules_of(graph, user_id) == rules_version()
+    _decided_by(graph, user_id, "0ld0ld0ld0ld")
+    mem.append(user_id, "chat", [TurnRecord("user", "My sister lives in Leeds.")])
+    assert _rules_of(graph, user_id) is None and user_id in mem.users_with_stale_rules()
+    mem.redecide(user_id)
+    assert _rules_of(graph, user_id) == rules_version()
+    _decided_by(graph, user_id, "0ld0ld0ld0ld")
+    turn = mem.list_turns(user_id, session_id="chat").items[0]
+    mem.delete_turn(user_id, turn.id)
+    assert _rules_of(graph, user_id) is None  # a removal decides slots too
+    off = new_user()
+    Memory(graph, embedder=FakeVectors(), options=IngestOptions(currency=False)).ingest(
+        [Transcript(off, [SessionRecord("s1", dt(2024, 1, 10),
+                                        [TurnRecord("user", "I live in Denver.")])])])
+    assert _rules_of(graph, off) is None and off in mem.users_with_stale_rules()
+
+
+def test_the_rules_version_covers_what_redecide_runs(graph, user_id, monkeypatch):
+    """Every query a redecide runs is hashed into the rules version, or is one that decides
+    nothing (the lock, the record, the report of what changed)."""
+    from fnmatch import fnmatchcase
+
+    from graphmem.currency_rules import QUERIES
+    from graphmem.store import _run
+    mem = _memory(graph, user_id)
+    ran = []
+    real = _run.query
+    monkeypatch.setattr(_run, "query", lambda name: ran.append(name) or real(name))
+    mem.redecide(user_id)
+    deciding = {n for n in ran if n not in ("user_write_lock", "user_rules_decided",
+                                            "slot_decisions")}
+    assert "currency_slot_facts" in deciding and "user_slots" in deciding
+    assert all(any(fnmatchcase(n + ".cypher", q) for q in QUERIES) for n in deciding), deciding

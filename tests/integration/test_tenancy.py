@@ -224,7 +224,8 @@ def test_doctor_counts_edges_that_join_two_users(graph, user_id, monkeypatch):
         report = json.loads(bad.stdout)
         assert bad.exit_code == 1 and report["cross_user_edges"] == 1
         failed = [c for c in report["checks"] if not c["ok"]]
-        # (the currency check may fail too: other tests leave users decided by other rules)
+        # (the currency check may fail too: a shared database may hold users decided by other
+        # rules, or from before the rules were recorded)
         tenancy = [c for c in failed if c["name"] == "tenancy"]
         assert {c["name"] for c in failed} <= {"tenancy", "currency"} and tenancy[0]["fix"]
     finally:
