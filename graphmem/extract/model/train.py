@@ -342,7 +342,7 @@ def corpus_digest() -> str:
 
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m graphmem.extract.model.train")
-    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--out", default=str(WEIGHTS_DIR))
     ap.add_argument("--max-len", type=int, default=96)
