@@ -65,7 +65,7 @@ def test_a_write_never_takes_over_another_users_node(graph, user_id):
     try:
         graph.write("ingest_session", user_id=other, session={
             "id": stable_id("session", other, "x"), "source_id": "x", "started_at": None,
-            "turn_count": 1, "content_hash": "h"})
+            "turn_count": 1, "content_hash": "h"}, rules=None)
         with pytest.raises(ConstraintError):
             graph.write("ingest_turns", user_id=other, session_id=stable_id("session", other, "x"),
                         turns=[{"id": victim_turn["id"], "source_id": "x_1", "idx": 1,

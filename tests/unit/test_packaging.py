@@ -4,9 +4,10 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# Not packages: the extractor's training corpus stays in the repository (not shipped), and its
-# weights ship as package data of graphmem.extract.model ("weights/*" in package-data).
-NOT_SHIPPED = {"graphmem.extract.data.corpus"}
+# Not packages: the extractor's training corpus and the second annotation of its held-out
+# messages stay in the repository (not shipped), and its weights ship as package data of
+# graphmem.extract.model ("weights/*" in package-data).
+NOT_SHIPPED = {"graphmem.extract.data.corpus", "graphmem.extract.data.agreement"}
 PACKAGE_DATA_DIRS = {"graphmem.extract.model.weights"}
 
 
