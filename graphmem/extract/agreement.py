@@ -28,11 +28,14 @@ class AgreementError(ValueError):
     pass
 
 
-def pairs(path: Path, root: Path = corpus.CORPUS_DIR) -> tuple[list[corpus.Message],
-                                                              list[list[corpus.LabelledFact]]]:
+def pairs(path: Path, root: Path = corpus.CORPUS_DIR, *,
+          labelled: dict[str, corpus.Message] | None = None,
+          ) -> tuple[list[corpus.Message], list[list[corpus.LabelledFact]]]:
     """(the corpus messages, the second annotation's facts for each), in the file's order.
-    Every message must be a held-out corpus message with its exact text."""
-    labelled = {m.id: m for m in corpus.load(root)}
+    Every message must be a held-out corpus message with its exact text. `labelled`: the
+    corpus by id, when the caller has read it already (several files read it once)."""
+    if labelled is None:
+        labelled = {m.id: m for m in corpus.load(root)}
     heldout = corpus.heldout_batches(root)
     gold, second = [], []
     for m in corpus.read_file(path):
@@ -66,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     files = args.files or sorted(AGREEMENT_DIR.glob("*.jsonl"))
     try:
         gold, second = [], []
+        labelled = {m.id: m for m in corpus.load()}
         for path in files:
-            g, facts = pairs(path)
+            g, facts = pairs(path, labelled=labelled)
             gold += g
             second += facts
     except (AgreementError, corpus.CorpusError, OSError) as err:
