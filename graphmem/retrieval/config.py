@@ -12,16 +12,19 @@ TUNNELS = ("graph", "bm25", "dense")
 # items are ranked by confidence (density + time bonus); order steps move items within that
 # ranking. A configuration lists the steps it runs, score steps before order steps, in the order
 # they run: a step left out is off.
-SCORE_STEPS = ("validity_gate", "stale", "other_speaker", "assistant", "merge", "time_bonus")
-ORDER_STEPS = ("latest_first", "current_first", "coverage")
+SCORE_STEPS = ("context_once", "validity_gate", "stale", "other_speaker", "assistant", "merge",
+               "time_bonus")
+ORDER_STEPS = ("latest_first", "current_first", "user_first", "coverage")
 ALL_STEPS = SCORE_STEPS + ORDER_STEPS
 # Second passes: searches seeded by what the first pass found, run after the first pass's fusion
 # and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
 PASSES = ("feedback",)
 # Switches of a config turned on or off by name like a step ("fused-with-mention_heads").
 SWITCHES = ("mention_heads",)  # each a bool field of RetrievalConfig, set in `preset`
-# Every step but coverage (off: docs/bench/2026-12-01-whole-turns-coverage.md).
-DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s != "coverage")
+# Off by default: coverage (docs/bench/2026-12-01-whole-turns-coverage.md); context_once and
+# user_first (issue 34, docs/bench/2026-12-06-spread-evidence-steps.md).
+OFF_BY_DEFAULT = ("coverage", "context_once", "user_first")
+DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s not in OFF_BY_DEFAULT)
 
 
 @dataclass(frozen=True)
@@ -178,26 +181,36 @@ _VARIANT = "-no-", "-with-"
 def preset(name: str) -> RetrievalConfig:
     """A named preset, or a preset with one rerank step, second pass, switch or tunnel off or on:
     "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads",
-    "fused-no-graph" (the benchmark compares such variants in one run)."""
+    "fused-no-graph" (the benchmark compares such variants in one run); variants chain, each
+    on the one before it: "fused-with-context_once-with-user_first"."""
+    found = _preset(name)
+    if found is None:
+        raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
+                       f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
+                       f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)}; "
+                       f"tunnels: {', '.join(TUNNELS)})")
+    return found
+
+
+def _preset(name: str) -> RetrievalConfig | None:
     if name in PRESETS:
         return PRESETS[name]
     for marker in _VARIANT:
-        base, found, step = name.partition(marker)
-        if found and base in PRESETS and step in ALL_STEPS:
-            cfg = PRESETS[base]
+        base, found, step = name.rpartition(marker)
+        if not found:
+            continue
+        cfg = _preset(base)
+        if cfg is None:
+            continue
+        if step in ALL_STEPS:
             changed = cfg.without(step) if marker == "-no-" else cfg.with_steps(step)
             return replace(changed, name=name)
-        if found and base in PRESETS and step in PASSES:
-            cfg = PRESETS[base]
+        if step in PASSES:
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
-        if found and base in PRESETS and step in SWITCHES:
-            return replace(PRESETS[base], name=name, mention_heads=marker == "-with-")
-        if found and base in PRESETS and step in TUNNELS:
-            cfg = PRESETS[base]
+        if step in SWITCHES:
+            return replace(cfg, name=name, mention_heads=marker == "-with-")
+        if step in TUNNELS:
             kept = tuple(t for t in cfg.tunnels if t != step)
             return replace(cfg, name=name, tunnels=kept if marker == "-no-" else (*kept, step))
-    raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
-                   f"PRESET-no-STEP, PRESET-with-STEP; steps: {', '.join(ALL_STEPS)}; "
-                   f"second passes: {', '.join(PASSES)}; switches: {', '.join(SWITCHES)}; "
-                   f"tunnels: {', '.join(TUNNELS)})")
+    return None

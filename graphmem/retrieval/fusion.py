@@ -24,6 +24,14 @@ class Candidate:
     heads: set[str] = field(default_factory=set)
     best_rank: int = 10**6
     direct_score: float = 0.0  # the best tunnel score when hit directly (tie-break only)
+    # Mass from being a neighbour turn of heads, per tunnel: its sum is in `density`; the step
+    # context_once keeps only each tunnel's largest (context_surplus).
+    context: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def context_surplus(self) -> float:
+        """The neighbour mass beyond each tunnel's largest share of it."""
+        return sum(sum(m) - max(m) for m in self.context.values())
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,10 @@ def accumulate(hits: list[Hit], cfg: RetrievalConfig) -> dict[str, Candidate]:
             continue
         seen.add(key)
         c = out.setdefault(h.id, Candidate(h.id, h.type))
-        c.density += mass(h, cfg)
+        m = mass(h, cfg)
+        c.density += m
+        if h.neighbour:
+            c.context.setdefault(h.tunnel, []).append(m)
         c.tunnels.add(h.tunnel)
         c.heads.add(h.head)
         c.best_rank = min(c.best_rank, h.rank)
@@ -150,7 +161,7 @@ def fuse(candidates: dict[str, Candidate], details: Sequence[Detail], q: QueryAn
         c = candidates.get(d.id)
         if c is not None:
             rows.append(Ranked(d, c.density, sorted(c.tunnels), sorted(c.heads), c.best_rank,
-                               c.direct_score, d.status))
+                               c.direct_score, d.status, context_surplus=c.context_surplus))
     reports: list[StepReport] = []
     ranked = False
     for name in cfg.steps:

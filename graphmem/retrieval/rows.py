@@ -83,6 +83,9 @@ class Ranked:
     conf: float = 0.0  # density + time bonus, set when the items are ranked
     merged: list[str] = field(default_factory=list)
     merged_turns: list[str] = field(default_factory=list)
+    # Neighbour mass beyond each tunnel's largest share of it (fusion.Candidate.context_surplus),
+    # which the step context_once takes off.
+    context_surplus: float = 0.0
 
     @property
     def id(self) -> str:

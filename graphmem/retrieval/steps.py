@@ -174,6 +174,16 @@ def current_first(rows: list[Ranked], slots: Sequence[str]) -> list[Ranked]:
 # --- the steps ----------------------------------------------------------------------------------
 
 
+def context_once(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
+    changed = False
+    for r in rows:
+        if r.context_surplus > 0:
+            # Next to several matched turns of one stretch of talk is one sign, not several.
+            r.density = max(0.0, r.density - r.context_surplus)
+            changed = True
+    return rows if changed else None
+
+
 def validity_gate(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
     intent = ctx.analysis.intent
     return [r for r in rows if passes_validity_gate(r.detail, intent)]
@@ -253,6 +263,17 @@ def current_first_step(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | N
     return current_first(rows, ctx.slots)
 
 
+def user_first(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
+    if ctx.analysis.to_assistant:
+        return None
+    said = [r for r in rows if r.detail.role == "assistant"]
+    if not said:
+        return None
+    # The question is about the user's life: the assistant's words are kept, after the user's.
+    ids = {r.id for r in said}
+    return [r for r in rows if r.id not in ids] + said
+
+
 def coverage(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
     if not ctx.analysis.coverage:
         return None
@@ -261,6 +282,9 @@ def coverage(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
 
 
 STEPS: dict[str, RerankStep] = {s.name: s for s in (
+    RerankStep("context_once", context_once,
+               "a turn's mass from being next to matched turns counts once per tunnel (its "
+               "largest), not once per neighbour"),
     RerankStep("validity_gate", validity_gate,
                "drops facts that no longer hold (present tense) or cannot overlap the window W"),
     RerankStep("stale", stale,
@@ -278,6 +302,9 @@ STEPS: dict[str, RerankStep] = {s.name: s for s in (
                "said first"),
     RerankStep("current_first", current_first_step,
                "present tense about a slot: turns stale on it go below the current evidence"),
+    RerankStep("user_first", user_first,
+               "a question not about what the assistant said: the assistant's turns and pieces "
+               "go below the user's items"),
     RerankStep("coverage", coverage,
                "questions over several occasions: each further item of a session weighs less"),
 )}

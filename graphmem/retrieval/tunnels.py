@@ -28,6 +28,9 @@ class Hit:
     direct: bool
     rank: int  # the head's rank within its tunnel (0 = best)
     score: float  # the tunnel's own score for the head
+    # A turn next to the head turn in its session (turn_window), not the head itself nor a
+    # piece's or fact's own turn: what the step context_once counts once per tunnel.
+    neighbour: bool = False
 
 
 @lru_cache(maxsize=1 << 16)
@@ -95,7 +98,8 @@ def _expand(tunnel: str, rows: list[dict[str, Any]], user_id: str, cfg: Retrieva
         if r["type"] == "turn":
             for nid in _neighbour_turns(user_id, r["session_source_id"], r["idx"],
                                         cfg.turn_window):
-                hits.append(Hit(tunnel, name, nid, "turn", False, rank, r["score"] or 0.0))
+                hits.append(Hit(tunnel, name, nid, "turn", False, rank, r["score"] or 0.0,
+                                neighbour=True))
     return hits
 
 
