@@ -105,6 +105,7 @@ class Retriever:
         # (query.without_time), so the embedding is of the question's topic without that name.
         labels, speakers, check = self._speakers(user_id)
         q = analyse(query, question_date, speakers=speakers, known_at=known_at)
+        asked, cfg = cfg, cfg.for_question(q.coverage)  # deep_heads: over several occasions
         timings["analyse"] = (time.perf_counter() - t0) * 1000
         # The tunnels' queries run together, in one round trip, once the question is embedded:
         # Neo4j's cost per query and the driver's per round trip are paid once, not per tunnel.
@@ -127,7 +128,7 @@ class Retriever:
             # The speakers changed since they were remembered (another process ingested): the
             # search starts again with them read anew, as it would have without remembering.
             return self._search(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                cfg=cfg)
+                                cfg=asked)
         # A question date decides the slots again from the facts known then, unless no fact was
         # mentioned later: then memory knew that day what it knows now (its stored statuses).
         redecide = q.known_at is not None and bool(found["later"])

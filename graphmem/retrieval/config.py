@@ -14,16 +14,16 @@ TUNNELS = ("graph", "bm25", "dense")
 # they run: a step left out is off.
 SCORE_STEPS = ("context_once", "validity_gate", "stale", "other_speaker", "assistant", "merge",
                "time_bonus")
-ORDER_STEPS = ("latest_first", "current_first", "user_first", "coverage")
+ORDER_STEPS = ("latest_first", "current_first", "coverage")
 ALL_STEPS = SCORE_STEPS + ORDER_STEPS
 # Second passes: searches seeded by what the first pass found, run after the first pass's fusion
 # and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
 PASSES = ("feedback",)
 # Switches of a config turned on or off by name like a step ("fused-with-mention_heads").
-SWITCHES = ("mention_heads",)  # each a bool field of RetrievalConfig, set in `preset`
-# Off by default: coverage (docs/bench/2026-12-01-whole-turns-coverage.md); context_once and
-# user_first (issue 34, docs/bench/2026-12-06-spread-evidence-steps.md).
-OFF_BY_DEFAULT = ("coverage", "context_once", "user_first")
+SWITCHES = ("mention_heads", "deep_heads")  # each a bool field of RetrievalConfig
+# Off by default: coverage (docs/bench/2026-12-01-whole-turns-coverage.md); context_once (issue
+# 34, docs/bench/2026-12-06-spread-evidence-steps.md).
+OFF_BY_DEFAULT = ("coverage", "context_once")
 DEFAULT_STEPS = tuple(s for s in ALL_STEPS if s not in OFF_BY_DEFAULT)
 
 
@@ -67,6 +67,11 @@ class RetrievalConfig:
     # misreadings; their turns are found by their own words, and the answer still reads them
     # among their turn's facts (docs/bench/2026-12-05-retrieval-per-extractor.md).
     mention_heads: bool = False
+    # Questions that aggregate across occasions (QueryAnalysis.coverage: "how many", "in total",
+    # "both", …) need several items, each worded its own way: with deep_heads each tunnel takes
+    # coverage_pool × heads heads for them, its rank decay spread over the deeper list
+    # (for_question). coverage_pool (2) was set a priori before; nothing here is fitted.
+    deep_heads: bool = False
     steps: tuple[str, ...] = DEFAULT_STEPS  # the rerank steps, in the order they run
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
     # A question that names one speaker of a two-person chat: the other speaker's words count
@@ -120,6 +125,13 @@ class RetrievalConfig:
         if kinds != sorted(kinds):
             raise ValueError("score steps (" + ", ".join(SCORE_STEPS) + ") come before order "
                              "steps (" + ", ".join(ORDER_STEPS) + ")")
+
+    def for_question(self, aggregates: bool) -> RetrievalConfig:
+        """The configuration one question is searched with: with `deep_heads`, a question that
+        aggregates across occasions gets coverage_pool × heads heads per tunnel."""
+        if self.deep_heads and aggregates:
+            return replace(self, heads=self.heads * self.coverage_pool)
+        return self
 
     def with_(self, **changes: Any) -> RetrievalConfig:
         return replace(self, **changes)
@@ -182,7 +194,7 @@ def preset(name: str) -> RetrievalConfig:
     """A named preset, or a preset with one rerank step, second pass, switch or tunnel off or on:
     "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads",
     "fused-no-graph" (the benchmark compares such variants in one run); variants chain, each
-    on the one before it: "fused-with-context_once-with-user_first"."""
+    on the one before it: "fused-with-deep_heads-with-context_once"."""
     found = _preset(name)
     if found is None:
         raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "
@@ -209,7 +221,7 @@ def _preset(name: str) -> RetrievalConfig | None:
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
         if step in SWITCHES:
-            return replace(cfg, name=name, mention_heads=marker == "-with-")
+            return replace(cfg, name=name, **{step: marker == "-with-"})
         if step in TUNNELS:
             kept = tuple(t for t in cfg.tunnels if t != step)
             return replace(cfg, name=name, tunnels=kept if marker == "-no-" else (*kept, step))

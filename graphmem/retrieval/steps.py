@@ -175,6 +175,8 @@ def current_first(rows: list[Ranked], slots: Sequence[str]) -> list[Ranked]:
 
 
 def context_once(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
+    if not ctx.analysis.coverage:
+        return None  # one occasion: its neighbours' context is what answers it (LoCoMo)
     changed = False
     for r in rows:
         if r.context_surplus > 0:
@@ -263,17 +265,6 @@ def current_first_step(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | N
     return current_first(rows, ctx.slots)
 
 
-def user_first(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
-    if ctx.analysis.to_assistant:
-        return None
-    said = [r for r in rows if r.detail.role == "assistant"]
-    if not said:
-        return None
-    # The question is about the user's life: the assistant's words are kept, after the user's.
-    ids = {r.id for r in said}
-    return [r for r in rows if r.id not in ids] + said
-
-
 def coverage(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
     if not ctx.analysis.coverage:
         return None
@@ -283,8 +274,8 @@ def coverage(rows: list[Ranked], ctx: StepContext) -> list[Ranked] | None:
 
 STEPS: dict[str, RerankStep] = {s.name: s for s in (
     RerankStep("context_once", context_once,
-               "a turn's mass from being next to matched turns counts once per tunnel (its "
-               "largest), not once per neighbour"),
+               "questions over several occasions: a turn's mass from being next to matched "
+               "turns counts once per tunnel (its largest), not once per neighbour"),
     RerankStep("validity_gate", validity_gate,
                "drops facts that no longer hold (present tense) or cannot overlap the window W"),
     RerankStep("stale", stale,
@@ -302,9 +293,6 @@ STEPS: dict[str, RerankStep] = {s.name: s for s in (
                "said first"),
     RerankStep("current_first", current_first_step,
                "present tense about a slot: turns stale on it go below the current evidence"),
-    RerankStep("user_first", user_first,
-               "a question not about what the assistant said: the assistant's turns and pieces "
-               "go below the user's items"),
     RerankStep("coverage", coverage,
                "questions over several occasions: each further item of a session weighs less"),
 )}
