@@ -221,7 +221,10 @@ def _preset(name: str) -> RetrievalConfig | None:
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
         if step in SWITCHES:
-            return replace(cfg, name=name, **{step: marker == "-with-"})
+            on = marker == "-with-"
+            if step == "deep_heads":
+                return replace(cfg, name=name, deep_heads=on)
+            return replace(cfg, name=name, mention_heads=on)
         if step in TUNNELS:
             kept = tuple(t for t in cfg.tunnels if t != step)
             return replace(cfg, name=name, tunnels=kept if marker == "-no-" else (*kept, step))
