@@ -220,11 +220,9 @@ def _preset(name: str) -> RetrievalConfig | None:
         if step in PASSES:
             passes = tuple(p for p in cfg.passes if p != step)
             return replace(cfg, name=name, passes=passes if marker == "-no-" else (*passes, step))
-        if step in SWITCHES:
-            on = marker == "-with-"
-            if step == "deep_heads":
-                return replace(cfg, name=name, deep_heads=on)
-            return replace(cfg, name=name, mention_heads=on)
+        if step in SWITCHES:  # each switch is a bool field of the config, by its own name
+            switch: dict[str, Any] = {step: marker == "-with-"}
+            return replace(cfg, name=name, **switch)
         if step in TUNNELS:
             kept = tuple(t for t in cfg.tunnels if t != step)
             return replace(cfg, name=name, tunnels=kept if marker == "-no-" else (*kept, step))

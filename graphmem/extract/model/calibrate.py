@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import corpus
+from .scoring import overlap
 
 SCORES = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 
@@ -32,10 +33,6 @@ def halves(messages: Sequence[corpus.Message]) -> tuple[list[int], list[int]]:
     a = [i for i, m in enumerate(messages) if m.batch in first]
     b = [i for i, m in enumerate(messages) if m.batch not in first]
     return a, b
-
-
-def _overlaps(a: corpus.Span, b: corpus.Span) -> bool:
-    return min(a.end, b.end) > max(a.start, b.start)
 
 
 def table(messages: Sequence[corpus.Message], tagged: Sequence[Sequence],
@@ -53,7 +50,7 @@ def table(messages: Sequence[corpus.Message], tagged: Sequence[Sequence],
                 kept += 1
                 hit = next((g for g in left if g.predicate == f.predicate
                             and g.change.value == f.change and g.subject == f.subject
-                            and _overlaps(g.value, f.value)), None)
+                            and overlap(g.value, f.value) > 0), None)
                 if hit is not None:
                     right += 1
                     left.remove(hit)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ..corpus import Message
 
 
-def _overlap(a, b) -> int:
+def overlap(a, b) -> int:
     return max(0, min(a.end, b.end) - max(a.start, b.start))
 
 
@@ -40,9 +40,9 @@ def _pair(gold: list, pred: list) -> list[tuple]:
             rest.append(g)
     rest2 = []
     for g in rest:
-        cands = [p for p in left if _overlap(p.value, g.value) > 0]
+        cands = [p for p in left if overlap(p.value, g.value) > 0]
         if cands:
-            hit = max(cands, key=lambda p: _overlap(p.value, g.value))
+            hit = max(cands, key=lambda p: overlap(p.value, g.value))
             left.remove(hit)
             pairs.append((g, hit))
         else:
