@@ -136,22 +136,30 @@ def per_type_table(results: dict[str, Any]) -> str:
 
 
 def halves_table(results: dict[str, Any]) -> str:
-    """LongMemEval by half of the questions (questions.dev_half) and question type: session
-    recall_all@5 and turn recall_all@10 per configuration, each half beside the other."""
+    """By half (questions.dev_half: LongMemEval's questions, LoCoMo's conversations) and question
+    type or category, each half beside the other: LongMemEval's session recall_all@5 and turn
+    recall_all@10, LoCoMo's turn fraction_recall@10, per configuration."""
     configs: dict[str, dict[str, Any]] = results.get("configs", {})
     if not any(c.get("halves") for c in configs.values()):
         return ""
+    locomo = _is_locomo(results)
     types: list[str] = []
     for config in configs.values():
         for half in (config.get("halves") or {}).values():
             types += [t for t in (half.get("per_type") or {}) if t not in types]
-    lines = ["session recall_all@5 / turn recall_all@10 by half (1 | 2) and question type:", "",
-             "| configuration | all | " + " | ".join(types) + " |",
+    title = ("turn fraction_recall@10 by half of the conversations (1 | 2) and category:"
+             if locomo else
+             "session recall_all@5 / turn recall_all@10 by half (1 | 2) and question type:")
+    lines = [title, "", "| configuration | all | " + " | ".join(types) + " |",
              "|" + "---|" * (len(types) + 2)]
 
     def cell(entry: dict[str, Any] | None) -> str:
         if not entry:
             return "–"
+        if locomo:
+            n = (entry.get("n") or {}).get("scored") if isinstance(entry.get("n"), dict) \
+                else entry.get("n")
+            return f"{_fmt((entry.get('turn') or {}).get('fraction_recall@10'))} (n={n})"
         n = entry["n_session"] if "n_session" in entry else (entry.get("n") or {}).get("session")
         return (f"{_fmt((entry.get('session') or {}).get('recall_all@5'))} / "
                 f"{_fmt((entry.get('turn') or {}).get('recall_all@10'))} (n={n})")

@@ -95,8 +95,8 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
     LongMemEval questions of these types (and only their users are loaded). `on_session` follows
     the ingest, `on_question(config, done, total)` the searches. `extractor` made the facts of
     the users searched (each extractor's users are stored apart: `user_prefix`). LongMemEval
-    scores come for the whole and for each half of the questions (`halves`,
-    questions.dev_half)."""
+    scores come for the whole and for each half of the questions, LoCoMo's for each half of the
+    conversations (`halves`, questions.dev_half)."""
     dataset = dataset.lower()
     if dataset not in PREFIX:
         raise ValueError(f"unknown dataset {dataset!r}: expected longmemeval or locomo")
@@ -160,6 +160,10 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                     for h in (1, 2)}
             else:
                 scores = score_locomo(questions, rankings)
+                # by conversation: one conversation's questions never straddle the halves
+                scores["halves"] = {str(h): score_locomo(
+                    [q for q in questions if dev_half(q.sample_id) == h], rankings)
+                    for h in (1, 2)}
             neo4j.stop()
             scores["latency_ms"] = latency(latencies)
             # CPU per search: this process (the searches only) and the managed Neo4j (None: an
