@@ -159,7 +159,7 @@ def halves_table(results: dict[str, Any]) -> str:
         if locomo:
             n = (entry.get("n") or {}).get("scored") if isinstance(entry.get("n"), dict) \
                 else entry.get("n")
-            return f"{_fmt((entry.get('turn') or {}).get('fraction_recall@10'))} (n={n})"
+            return f"{_fmt((entry.get('turn') or {}).get('fraction_recall@10'))} (n={n})" if n else "–"
         n = entry["n_session"] if "n_session" in entry else (entry.get("n") or {}).get("session")
         return (f"{_fmt((entry.get('session') or {}).get('recall_all@5'))} / "
                 f"{_fmt((entry.get('turn') or {}).get('recall_all@10'))} (n={n})")

@@ -283,6 +283,17 @@ def test_halves_split_by_id_and_are_reported_side_by_side() -> None:
     assert halves_table({"dataset": "locomo", "configs": {"fused": {}}}) == ""
 
 
+def test_locomo_halves_are_reported_by_category() -> None:
+    """LoCoMo's halves (by conversation) show turn fraction_recall@10 per category."""
+    found = score_locomo([loc(0, 1, ["D1:1", "D2:2"])], {0: ["D1:1", "D2:2"]}, ks=(5, 10))
+    missed = score_locomo([loc(1, 4, ["D3:1"])], {1: ["D1:1"]}, ks=(5, 10))
+    table = halves_table({"dataset": "locomo", "configs": {
+        "fused": {"halves": {"1": found, "2": missed}}}})
+    assert "turn fraction_recall@10 by half of the conversations" in table
+    assert "| fused (half 1) | 1.000 (n=1) | 1.000 (n=1) | – | – | – |" in table
+    assert "| fused (half 2) | 0.000 (n=1) | – | – | – | 0.000 (n=1) |" in table
+
+
 # --- the real benchmark files -----------------------------------------------------------------------
 
 needs_locomo = pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not present")
