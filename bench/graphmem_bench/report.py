@@ -156,9 +156,8 @@ def halves_table(results: dict[str, Any]) -> str:
     def cell(entry: dict[str, Any] | None) -> str:
         if not entry:
             return "–"
-        if locomo:
-            n = (entry.get("n") or {}).get("scored") if isinstance(entry.get("n"), dict) \
-                else entry.get("n")
+        if locomo:  # a half counts its scored questions, a category its own
+            n = entry["n"]["scored"] if isinstance(entry.get("n"), dict) else entry.get("n")
             return f"{_fmt((entry.get('turn') or {}).get('fraction_recall@10'))} (n={n})" if n else "–"
         n = entry["n_session"] if "n_session" in entry else (entry.get("n") or {}).get("session")
         return (f"{_fmt((entry.get('session') or {}).get('recall_all@5'))} / "

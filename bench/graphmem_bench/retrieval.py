@@ -84,6 +84,12 @@ def ensure_ingested(graph: Graph, dataset: str, path: str, limit: int | None,
             "turns_per_s": round(rate, 1)}
 
 
+def _half_key(question: Any) -> str:
+    """What decides a question's half: a LongMemEval question's id; a LoCoMo question's
+    conversation (one conversation's questions never straddle the halves)."""
+    return question.sample_id if hasattr(question, "sample_id") else question.question_id
+
+
 def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                         configs: Sequence[str] = CONFIGS, out_dir: str | Path | None = None,
                         types: Sequence[str] | None = None, extractor: str = "offline",
@@ -153,17 +159,10 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
                 pack.append(tokens.count([e.text for e in res.evidence]))
                 if on_question:
                     on_question(name, done, len(asks))
-            if dataset == "longmemeval":
-                scores = score_longmemeval(questions, rankings)
-                scores["halves"] = {str(h): score_longmemeval(
-                    [q for q in questions if dev_half(q.question_id) == h], rankings)
-                    for h in (1, 2)}
-            else:
-                scores = score_locomo(questions, rankings)
-                # by conversation: one conversation's questions never straddle the halves
-                scores["halves"] = {str(h): score_locomo(
-                    [q for q in questions if dev_half(q.sample_id) == h], rankings)
-                    for h in (1, 2)}
+            scorer = score_longmemeval if dataset == "longmemeval" else score_locomo
+            scores = scorer(questions, rankings)
+            scores["halves"] = {str(h): scorer(
+                [q for q in questions if dev_half(_half_key(q)) == h], rankings) for h in (1, 2)}
             neo4j.stop()
             scores["latency_ms"] = latency(latencies)
             # CPU per search: this process (the searches only) and the managed Neo4j (None: an
