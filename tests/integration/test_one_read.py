@@ -3,6 +3,8 @@ their own thread, and leave nothing behind when the work ends or fails."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import threading
 from datetime import UTC, datetime
 
@@ -132,7 +134,27 @@ def test_tunnels_together_give_what_each_gives_alone(graph, user_id):
             reads.update(TUNNELS[name].reads(graph, user_id, q, cfg, vector))
         assert len(reads) >= 3
         found = store.together(graph, reads)
-        assert found == {key: store.together(graph, {key: r})[key] for key, r in reads.items()}
+        _same(found, {key: store.together(graph, {key: r})[key] for key, r in reads.items()})
         for name in cfg.tunnels:
-            assert TUNNELS[name].hits(found, user_id, q, cfg) == run_tunnel(
-                name, graph, user_id, q, cfg, vector)
+            _same(TUNNELS[name].hits(found, user_id, q, cfg),
+                  run_tunnel(name, graph, user_id, q, cfg, vector))
+
+
+def _same(a, b) -> None:
+    """`a == b`, but a score may differ in its last float32 bit: Lucene's vector index does not
+    promise the same rounding on two runs of one query (seen once in CI: .7641080021858215 against
+    .7641079425811768 for one fact), and that is not what these tests are about."""
+    if dataclasses.is_dataclass(a) and dataclasses.is_dataclass(b):
+        a, b = dataclasses.asdict(a), dataclasses.asdict(b)
+    if isinstance(a, float) and isinstance(b, float):
+        assert math.isclose(a, b, rel_tol=1e-6), (a, b)
+    elif isinstance(a, dict) and isinstance(b, dict):
+        assert a.keys() == b.keys(), (a.keys(), b.keys())
+        for key in a:
+            _same(a[key], b[key])
+    elif isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        assert len(a) == len(b), (a, b)
+        for x, y in zip(a, b, strict=True):
+            _same(x, y)
+    else:
+        assert a == b
