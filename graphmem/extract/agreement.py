@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.model:
         from .model.infer import WEIGHTS_DIR, ModelTagger  # deferred: onnxruntime loads the weights
         tagger = ModelTagger(args.weights or WEIGHTS_DIR)
-        scores[f"tagger {tagger.version}"] = scoring.score(gold, tagger.tag([m.text for m in gold]))
+        scores[f"tagger {tagger.version}"] = scoring.score(gold, tagger.tag_messages([m.text for m in gold]))
     print(f"{len(gold)} held-out messages, {sum(not m.facts for m in gold)} look-alikes "
           f"(by the corpus labels), {len(files)} file(s)")
     for name, found in scores.items():

@@ -273,3 +273,29 @@ def test_in_a_window_a_time_stays_in_its_sentence_and_a_subject_comes_from_befor
     # read as one message, the nearest time wins across the sentence break
     whole = {f.value.text: f for f in tagger.tag([text])[0]}
     assert whole["Leeds"].time is not None
+
+
+LONG_REQUEST = (
+    "Can you help me plan meals for a busy week? I work long shifts at the hospital, usually "
+    "twelve hours, and by the time I get in I have no energy to cook anything complicated. I'd "
+    "like things I can batch cook on a Sunday afternoon, freeze in portions and reheat in the "
+    "microwave at work. Nothing with mushrooms please, I can't stand the texture. Budget is "
+    "about forty pounds a week for one person. Oh and we finally moved to bristol last month, "
+    "so the big supermarket near us is a Sainsbury's if that helps with the shopping list.")
+
+
+def test_messages_are_read_as_ingest_reads_a_turn(tagger: ModelTagger) -> None:
+    """`tag_messages` cuts a text into its pieces and reads them in windows, as ingest does, with
+    every span in the text's offsets: a fact said after the first window of a long request is
+    found where `tag` (one window, cut at `max_len` tokens) cannot see it."""
+    assert len(tagger.tokenizer.encode(LONG_REQUEST).ids) >= tagger.max_len  # cut by `tag`
+    short = "we finally moved to bristol last month, the new flat is tiny"
+    got = tagger.tag_messages([LONG_REQUEST, short])
+    assert len(got) == 2
+    for text, facts in zip([LONG_REQUEST, short], got, strict=True):
+        assert any(f.predicate == "lives_in" and f.value.text == "bristol" for f in facts), facts
+        for f in facts:
+            for span in (f.value, f.time, f.key):
+                if span is not None:
+                    assert text[span.start:span.end] == span.text
+    assert tagger.tag_messages([]) == []

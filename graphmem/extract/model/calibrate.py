@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _, held = corpus.split(corpus.load(), corpus.heldout_batches())
     tagger = ModelTagger(args.weights) if args.weights else ModelTagger()
-    tagged = tagger.tag([m.text for m in held])
+    tagged = tagger.tag_messages([m.text for m in held])
     chosen_on, other = halves(held)
     rows = [table([held[i] for i in idx], [tagged[i] for i in idx]) for idx in (chosen_on, other)]
     print(f"weights {tagger.version}; held-out halves of {len(chosen_on)} and {len(other)} "

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from tokenizers import Tokenizer
 
+from ...segment import segment
 from ...tokens import padded_batches
 from ..corpus import CORPUS_PREDICATES, Span
 from . import WEIGHTS_DIR
@@ -275,26 +276,7 @@ class ModelTagger:
         piece's offsets. A time or key is attached only within a piece; a subject's words may
         come from a piece before ("My sister Ines is a nurse. She moved to Hull."), with offsets
         before the piece's start."""
-        budget = self.max_len - 2  # [CLS] and [SEP]
-        windows: list[tuple[int, int, int]] = []  # (text index, first piece, last piece)
-        # each piece's tokens, and those of the text between it and the piece before (closing
-        # quotes, a dash rule between paragraphs): both are in a window
-        parts = [text[s:e] if k % 2 else text[spans[j - 1][1] if j else s:s]
-                 for text, spans in texts for j, (s, e) in enumerate(spans) for k in (0, 1)]
-        counts = [len(enc.ids) for enc in self.tokenizer.encode_batch(parts,
-                                                                      add_special_tokens=False)]
-        at = 0
-        for i, (_text, spans) in enumerate(texts):
-            first, used = 0, 0
-            for j in range(len(spans)):
-                gap, n = counts[at + 2 * j], counts[at + 2 * j + 1]
-                if j > first and used + gap + n > budget:
-                    windows.append((i, first, j - 1))
-                    first, used = j, 0
-                used += n + (gap if j > first else 0)
-            if spans:
-                windows.append((i, first, len(spans) - 1))
-            at += 2 * len(spans)
+        windows = piece_windows(self.tokenizer, self.max_len, texts)
         read = self.tag([texts[i][0][spans[a][0]:spans[b][1]]
                          for i, a, b in windows for spans in (texts[i][1],)],
                         [[(s - spans[a][0], e - spans[a][0]) for s, e in spans[a:b + 1]]
@@ -312,6 +294,15 @@ class ModelTagger:
                 s0, s1 = spans[found]
                 out[i][found].append(_rebased(f, w0 - s0, s1 - s0))
         return out
+
+    def tag_messages(self, texts: Sequence[str]) -> list[list[TaggedFact]]:
+        """The facts of each text as ingest reads a turn: cut into its pieces (`segment`), the
+        pieces read in windows (`tag_pieces`), every span in the text's offsets. A text that
+        fits in one window is read as with `tag`, but for the words outside its pieces."""
+        cut = [(text, segment(text)) for text in texts]
+        return [[_rebased(f, s, len(text)) for (s, _e), found in zip(spans, facts, strict=True)
+                 for f in found]
+                for (text, spans), facts in zip(cut, self.tag_pieces(cut), strict=True)]
 
     def _decode(self, text: str, offsets: list[tuple[int, int]], words: list[int | None],
                 vp: np.ndarray, cp: np.ndarray, sp: np.ndarray,
@@ -408,6 +399,35 @@ class ModelTagger:
                 f["key"] = min(mine, key=lambda k: _gap(k, value))
         return [TaggedFact(f["predicate"], f["value"], f["change"], f["subject"], f.get("key"),
                            f.get("time"), f.get("subject_span"), f["score"]) for f in facts]
+
+
+def piece_windows(tokenizer: Tokenizer, max_len: int,
+                  texts: Sequence[tuple[str, Sequence[tuple[int, int]]]]
+                  ) -> list[tuple[int, int, int]]:
+    """The windows consecutive pieces of each text are read in, (text index, first piece, last
+    piece): as many pieces as fit in `max_len` tokens with [CLS] and [SEP], a piece that does
+    not fit alone in a window of its own. Ingest reads turns so (`ModelTagger.tag_pieces`) and
+    training cuts its long messages so (`train.windowed`)."""
+    budget = max_len - 2  # [CLS] and [SEP]
+    windows: list[tuple[int, int, int]] = []
+    # each piece's tokens, and those of the text between it and the piece before (closing
+    # quotes, a dash rule between paragraphs): both are in a window
+    parts = [text[s:e] if k % 2 else text[spans[j - 1][1] if j else s:s]
+             for text, spans in texts for j, (s, e) in enumerate(spans) for k in (0, 1)]
+    counts = [len(enc.ids) for enc in tokenizer.encode_batch(parts, add_special_tokens=False)]
+    at = 0
+    for i, (_text, spans) in enumerate(texts):
+        first, used = 0, 0
+        for j in range(len(spans)):
+            gap, n = counts[at + 2 * j], counts[at + 2 * j + 1]
+            if j > first and used + gap + n > budget:
+                windows.append((i, first, j - 1))
+                first, used = j, 0
+            used += n + (gap if j > first else 0)
+        if spans:
+            windows.append((i, first, len(spans) - 1))
+        at += 2 * len(spans)
+    return windows
 
 
 def _rebased(fact: TaggedFact, shift: int, size: int) -> TaggedFact:

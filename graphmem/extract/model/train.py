@@ -26,6 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -37,11 +38,12 @@ from tokenizers import Tokenizer  # noqa: E402
 from torch import nn  # noqa: E402
 
 from ...predicates import Change  # noqa: E402
+from ...segment import segment  # noqa: E402
 from .. import corpus  # noqa: E402
 from ..corpus import CORPUS_PREDICATES, SUBJECTS, Message  # noqa: E402
 from . import WEIGHTS_DIR, scoring  # noqa: E402
 from .encoders import DEFAULT_ENCODER, ENCODERS, LAYERS, encoder_dir  # noqa: E402
-from .infer import AUX_TYPES, PAIR, ModelTagger  # noqa: E402
+from .infer import AUX_TYPES, PAIR, ModelTagger, piece_windows  # noqa: E402
 
 IGNORE = -100
 
@@ -85,6 +87,35 @@ def build_labels(train: list[Message], max_len: int, encoder: str) -> dict:
         "max_len": max_len,
         "encoder": encoder,
     }
+
+
+def windowed(msg: Message, tok, max_len: int) -> list[Message]:
+    """`msg` as the tagger reads it at ingest: whole when its pieces fit in one window of
+    `max_len` tokens, else one message per window of pieces (`infer.piece_windows`), each with
+    the facts whose value lies in it, their spans moved into its offsets (a key, time or
+    subject's words outside the window are dropped). Without this, a long message is cut at
+    `max_len` tokens and what it says after that is never learnt from."""
+    spans = segment(msg.text)
+    windows = piece_windows(tok, max_len, [(msg.text, spans)])
+    if len(windows) <= 1:
+        return [msg]
+    out = []
+    for _i, a, b in windows:
+        w0, w1 = spans[a][0], spans[b][1]
+        facts = tuple(replace(f, value=value, key=_inside(f.key, w0, w1),
+                              time=_inside(f.time, w0, w1),
+                              subject_span=_inside(f.subject_span, w0, w1))
+                      for f in msg.facts
+                      for value in (_inside(f.value, w0, w1),) if value is not None)
+        out.append(Message(f"{msg.id}@{a}", msg.batch, msg.text[w0:w1], facts))
+    return out
+
+
+def _inside(span: corpus.Span | None, w0: int, w1: int) -> corpus.Span | None:
+    """`span` in the offsets of the window text[w0:w1], or None when it is not inside it."""
+    if span is None or span.start < w0 or span.end > w1:
+        return None
+    return corpus.Span(span.start - w0, span.end - w0, span.text)
 
 
 def encode(msg: Message, tok, labels: dict) -> dict:
@@ -215,7 +246,7 @@ def seed_all(seed: int) -> None:
 def train_model(train: list[Message], labels: dict, args,
                 on_epoch=None) -> tuple[Tagger, dict]:
     tok = load_tokenizer(labels["encoder"], args.max_len)
-    items = [encode(m, tok, labels) for m in train]
+    items = [encode(w, tok, labels) for m in train for w in windowed(m, tok, args.max_len)]
     seed_all(args.seed)
     model = Tagger(labels, train_embeddings=args.train_embeddings, layers=args.layers)
     params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
@@ -322,7 +353,7 @@ def quantize(src: Path, dst: Path) -> None:
 
 def evaluate(tagger: ModelTagger, messages: list[Message]) -> dict:
     t0 = time.perf_counter()
-    preds = tagger.tag([m.text for m in messages])
+    preds = tagger.tag_messages([m.text for m in messages])
     s = scoring.score(messages, preds)
     s["tag_seconds"] = round(time.perf_counter() - t0, 2)
     return s
