@@ -295,7 +295,7 @@ def test_messages_are_read_as_ingest_reads_a_turn(tagger: ModelTagger) -> None:
     for text, facts in zip([LONG_REQUEST, short], got, strict=True):
         assert any(f.predicate == "lives_in" and f.value.text == "bristol" for f in facts), facts
         for f in facts:
-            for span in (f.value, f.time, f.key):
+            for span in (f.value, f.time, f.key, f.subject_span):
                 if span is not None:
-                    assert text[span.start:span.end] == span.text
+                    assert 0 <= span.start and text[span.start:span.end] == span.text
     assert tagger.tag_messages([]) == []

@@ -297,8 +297,9 @@ class ModelTagger:
 
     def tag_messages(self, texts: Sequence[str]) -> list[list[TaggedFact]]:
         """The facts of each text as ingest reads a turn: cut into its pieces (`segment`), the
-        pieces read in windows (`tag_pieces`), every span in the text's offsets. A text that
-        fits in one window is read as with `tag`, but for the words outside its pieces."""
+        pieces read in windows (`tag_pieces`), every span in the text's offsets. Unlike `tag`,
+        a time or key is attached only within its value's piece (as at ingest), even in a text
+        that fits in one window."""
         cut = [(text, segment(text)) for text in texts]
         return [[_rebased(f, s, len(text)) for (s, _e), found in zip(spans, facts, strict=True)
                  for f in found]
