@@ -13,9 +13,9 @@ a piece). A FactCandidate is scored as the fact its stored predicate is a case o
 (`predicates.canonical_of`: "lived_in" is `lives_in` done, "spouse" is `partner`), with the value's
 offsets found in its piece. Scores are `model.scoring.score`'s: predicate found per message (P / R /
 F1) and value-span exact match. Change and subject are not compared here: a FactCandidate keeps a
-modality, not the corpus's change, and a name or role, not its subject class. The model's
-whole-message scores are what training prints (`model/weights/scores.json`); here it reads pieces,
-as it does in use.
+modality, not the corpus's change, and a name or role, not its subject class. What training prints
+(`model/weights/scores.json`) is the tagger's own reading of the same pieces
+(`ModelTagger.tag_messages`), with change and subject compared; here each extractor's facts are.
 """
 
 from __future__ import annotations
