@@ -6,7 +6,9 @@ for a person to judge, and the precision of a judgement file.
     python -m graphmem_bench.currency_audit sample --show  > /tmp/sample.txt   # read, judge
     python -m graphmem_bench.currency_audit summary docs/currency_audit.jsonl
 
-The users are the first `--lme-limit` LongMemEval users and every LoCoMo conversation, stored
+The users are `--lme-limit` LongMemEval users from the `--lme-from`-th (0: the first, as every
+round before the thirty-first session; a later start audits chats no round has read) and every
+LoCoMo conversation (`--only` narrows to one dataset), stored
 as `audit-lme:<id>` / `audit-locomo:<id>` by `ingest`: the offline extractor and the currency
 rules as in any ingest, without vectors (the rules decide from the text alone, and embedding is
 most of an ingest's time on a CPU); it prints turns, facts and facts per 1,000 turns. With
@@ -52,13 +54,23 @@ KEEP = ("type", "slot", "old_fact", "old_value", "old_quantity", "old_modality",
         "new_source_turn", "new_session")
 
 
-def dataset_users(lme: str, lme_limit: int, locomo: str,
-                  extractor: str = "offline") -> Iterator[tuple[str, str, str]]:
+def lme_users(lme: str, lme_limit: int, lme_from: int = 0) -> Iterator[Transcript]:
+    """The audited LongMemEval users: `lme_limit` of them from the `lme_from`-th."""
+    for i, t in enumerate(load(lme, limit=lme_from + lme_limit)):
+        if i >= lme_from:
+            yield t
+
+
+def dataset_users(lme: str, lme_limit: int, locomo: str, extractor: str = "offline",
+                  lme_from: int = 0, only: str | None = None
+                  ) -> Iterator[tuple[str, str, str]]:
     """(dataset, stored user id, dataset user id) of the audited users."""
-    for t in load(lme, limit=lme_limit):
-        yield "longmemeval", prefix("longmemeval", extractor) + t.user_id, t.user_id
-    for t in load(locomo):
-        yield "locomo", prefix("locomo", extractor) + t.user_id, t.user_id
+    if only in (None, "longmemeval"):
+        for t in lme_users(lme, lme_limit, lme_from):
+            yield "longmemeval", prefix("longmemeval", extractor) + t.user_id, t.user_id
+    if only in (None, "locomo"):
+        for t in load(locomo):
+            yield "locomo", prefix("locomo", extractor) + t.user_id, t.user_id
 
 
 class NoVectors:
@@ -85,19 +97,20 @@ def audit_ingestor(graph: Graph, extractor: str = "offline") -> Ingestor:
     return Ingestor(graph, ingest_parts(extractor).extractor, NoVectors(), options)
 
 
-def ingest(lme: str, lme_limit: int, locomo: str,
-           only: str | None = None, extractor: str = "offline") -> dict[str, Any]:
+def ingest(lme: str, lme_limit: int, locomo: str, only: str | None = None,
+           extractor: str = "offline", lme_from: int = 0) -> dict[str, Any]:
     """Store the audited users (sessions already stored are skipped)."""
     out: dict[str, Any] = {}
     with connect() as graph:
         ingestor = audit_ingestor(graph, extractor)
-        for dataset, path, limit in (("longmemeval", lme, lme_limit), ("locomo", locomo, None)):
+        for dataset, transcripts in (("longmemeval", lambda: lme_users(lme, lme_limit, lme_from)),
+                                     ("locomo", lambda: load(locomo))):
             if only and dataset != only:
                 continue
             started = time.perf_counter()
             report = ingestor.ingest(Transcript(prefix(dataset, extractor) + t.user_id,
                                                 t.sessions)
-                                     for t in load(path, limit=limit))
+                                     for t in transcripts())
             turns, facts = report.turns, report.facts
             seconds = time.perf_counter() - started
             out[dataset] = {"turns": turns, "facts": facts, "seconds": round(seconds, 1),
@@ -165,11 +178,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m graphmem_bench.currency_audit")
     sub = parser.add_subparsers(dest="command", required=True)
     i = sub.add_parser("ingest", help="store the audited users (no vectors)")
-    i.add_argument("--only", choices=sorted(PREFIX), help="one of the two datasets")
     s = sub.add_parser("sample", help="the sampled edges as JSONL (with --show: the turns)")
     for p in (i, s):
+        p.add_argument("--only", choices=sorted(PREFIX), help="one of the two datasets")
         p.add_argument("--lme", default=str(DATA / "longmemeval" / "longmemeval_s_dev.json.gz"))
         p.add_argument("--lme-limit", type=int, default=60)
+        p.add_argument("--lme-from", type=int, default=0,
+                       help="the first LongMemEval user audited (0-based, in file order)")
         p.add_argument("--locomo", default=str(DATA / "locomo" / "locomo10.json"))
         p.add_argument("--extractor", choices=LOCAL_EXTRACTORS,
                        default="offline", help="who extracted the audited users' facts")
@@ -184,9 +199,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "ingest":
         print(json.dumps(ingest(args.lme, args.lme_limit, args.locomo, args.only,
-                                args.extractor)))
+                                args.extractor, args.lme_from)))
         return 0
-    users = list(dataset_users(args.lme, args.lme_limit, args.locomo, args.extractor))
+    users = list(dataset_users(args.lme, args.lme_limit, args.locomo, args.extractor,
+                               args.lme_from, args.only))
     stored = {(d, src): u for d, u, src in users}
     with Memory.from_settings() as mem:
         rows, counts = sample_edges(mem, users, args.n, args.seed)
