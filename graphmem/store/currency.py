@@ -39,6 +39,8 @@ class SlotFactRecord:
     # The end of the period its time phrase names ("this year": the year's end), if any: a
     # period that holds the moment it was said orders the fact at that moment (SlotFact.effective).
     occurred_end: datetime | None = None
+    # Made by the learned model (`extracted_by` "model:…"), not by a rule or an LLM.
+    by_model: bool = False
 
 
 R = TypeVar("R", bound=SlotFactRecord)
@@ -101,7 +103,7 @@ def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
             occurred_end=utc_native(row["occurred_end"]), turn_idx=row["turn_idx"] or 0,
             span_start=row["span_start"] or 0, retraction=bool(row["retraction"]),
             tied_to=row["tied_to"], heard_at=utc_native(row["heard_at"]),
-            mention=bool(row["mention"])))
+            mention=bool(row["mention"]), by_model=row["by_model"]))
     return by_slot
 
 

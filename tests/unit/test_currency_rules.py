@@ -586,3 +586,47 @@ def test_a_plan_slot_is_decided_with_the_plan_slots_of_its_leading_words_and_lon
     assert slots_with_companions(["user|lives_in"], lambda: [], lambda _p: [], plans) == \
         ["user|lives_in"]
     assert asked == [["user|plan|new york"]]  # no plan slot, no query
+
+
+def model(f):
+    return replace(f, by_model=True)
+
+
+def test_a_model_denial_at_one_moment_with_an_assertion_is_one_telling_until_later():
+    # "I inherited the crate" (read as owned) and "the crate from my grandfather" misread by the
+    # model as a denial, two turns of one session sharing its time: neither ends the other
+    d = decide_slot([fact("a", "owns", "crate", dt(2), idx=1),
+                     model(fact("n", "owns", "crate", dt(2), modality="negated", idx=3))])
+    assert [f.status for f in d.facts] == ["active", "active"] and d.links == []
+    # the same for a stance (the slot is the thing) and an activity, in either order
+    d = decide_slot([model(fact("n", "likes", "music", dt(2), modality="negated", idx=1)),
+                     fact("a", "likes", "music", dt(2), idx=4)])
+    assert [f.status for f in d.facts] == ["active", "active"] and d.links == []
+    d = decide_slot([model(fact("n", "does:running", "running", dt(2), modality="negated")),
+                     model(fact("a", "does:running", "runs", dt(2), idx=2))])
+    assert [f.status for f in d.facts] == ["active", "active"] and d.links == []
+    # a rule's denial, and two assertions, at one moment stay ordered: "Oh wait, it's tree nuts
+    # I'm allergic to, peanuts are fine"; "I love olives. Hmm, to be honest I hate olives."
+    d = decide_slot([fact("a", "allergic_to", "peanuts", dt(2), idx=1),
+                     fact("n", "allergic_to", "peanuts", dt(2), modality="negated", idx=2)])
+    assert [f.status for f in d.facts] == ["superseded", "active"]
+    d = decide_slot([model(fact("a", "likes", "olives", dt(2), idx=1)),
+                     model(fact("b", "dislikes", "olives", dt(2), idx=2))])
+    assert [f.status for f in d.facts] == ["superseded", "active"]
+    # a later session's denial ends both of that moment's facts; its assertion keeps the one
+    # of its state and ends the other
+    told = [fact("a", "owns", "crate", dt(2), idx=1),
+            model(fact("n", "owns", "crate", dt(2), modality="negated", idx=3))]
+    d = decide_slot([*told, fact("s", "owns", "crate", dt(5), modality="negated")])
+    f = by_id(d)
+    assert [f[k].status for k in "ans"] == ["superseded", "active", "active"]
+    assert [(x.source, x.target) for x in d.links] == [("s", "a")]
+    d = decide_slot([*told, fact("b", "owns", "crate", dt(5))])
+    f = by_id(d)
+    assert [f[k].status for k in "anb"] == ["active", "superseded", "active"]
+    assert [(x.source, x.target) for x in d.links] == [("b", "n")]
+    # said at one moment, but with a time of its own, the denial is ordered by it as before
+    d = decide_slot([fact("a", "owns", "crate", dt(2), idx=1),
+                     model(fact("n", "owns", "crate", dt(2), modality="negated", idx=3,
+                                occurred=dt(2, 20)))])
+    assert [f.status for f in d.facts] == ["superseded", "active"]
