@@ -102,7 +102,16 @@ class SlotFact(SlotFactRecord):
                 and self.earliest.date() > self.mentioned_at.date())
 
     def holds_ahead(self) -> bool:
-        """A plan or a commitment: what a later outcome of the same thing closes."""
+        """A plan or a commitment: what a later outcome of the same thing closes. Not one whose
+        own time lies wholly before it was said: "graduating from UCLA in 2020", "attending a
+        music festival last month" read as planned is a reading its time contradicts, and a
+        later mention of the same thing fulfils nothing (rounds 62 and 64 of
+        docs/currency_audit.jsonl: 3 wrong edges gone on chats no round had read before 57, and
+        1 right one on the chats read since round 1, where the time was the booking's — "booked
+        a flight ticket last week … my upcoming trip to Boston"). It stays as it is, closing
+        nothing and closed by nothing."""
+        if self.occurred_end is not None and self.occurred_end <= self.mentioned_at:
+            return False
         return is_plan(self.predicate, self.modality) or self.is_commitment
 
     @property

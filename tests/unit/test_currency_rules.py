@@ -212,6 +212,20 @@ def test_a_plan_is_closed_by_its_outcome_and_outcomes_stay():
     assert by_id(decide_plan_slot([plan]))["p"].status == "active"
 
 
+def test_a_plan_whose_own_time_is_past_holds_nothing_ahead():
+    # "graduating from UCLA in 2020", said in 2021 and read as planned: its time contradicts it
+    past = SlotFact("p", "graduated_from", "UCLA", "planned", dt(8, 20),
+                    occurred_start=datetime(2020, 1, 1, tzinfo=UTC),
+                    occurred_end=datetime(2021, 1, 1, tzinfo=UTC))
+    later = SlotFact("l", "attended", "UCLA", "asserted", dt(10, 1))
+    d = decide_plan_slot([past, later])
+    assert [f.status for f in d.facts] == ["active", "active"] and d.links == []
+    # a plan for later today, or with no time, is ahead as before
+    today = SlotFact("t", "plans", "UCLA open day", "planned", dt(8, 20),
+                     occurred_start=dt(8, 20), occurred_end=dt(8, 21))
+    assert by_id(decide_plan_slot([today, later]))["t"].status == "superseded"
+
+
 def test_a_role_ends_with_its_employer():
     role = SlotFact("r", "occupation", "QA lead", "asserted", dt(1, 1), tied_to="w1")
     old = SlotFact("w1", "works_at", "Initech", "asserted", dt(1, 1))
