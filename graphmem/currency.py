@@ -110,7 +110,8 @@ class SlotFact(SlotFactRecord):
         1 right one on the chats read since round 1, where the time was the booking's — "booked
         a flight ticket last week … my upcoming trip to Boston"). It stays as it is, closing
         nothing and closed by nothing."""
-        if self.occurred_end is not None and self.occurred_end <= self.mentioned_at:
+        # (a period ending at the moment said — "lately", "for the past two years" — reaches it)
+        if self.occurred_end is not None and self.occurred_end < self.mentioned_at:
             return False
         return is_plan(self.predicate, self.modality) or self.is_commitment
 
@@ -277,8 +278,9 @@ class _SlotWalk:
                         self.end(m, fact, "SUPERSEDES")
                         self.waiting.remove(m)
             return
+        # (a telling holds both states of its thing: a fact of either is of the current state)
         same_state = (d.quantity == self.decisions[head.id].quantity) if fact.is_quantity else (
-            fact.state() == head.state())
+            fact.state() in {c.state() for c in self.current})
         if same_state:
             self.current.append(fact)  # a reaffirmation: it holds together with the earlier ones
             if not fact.mention and not fact.is_quantity:
@@ -304,21 +306,31 @@ class _SlotWalk:
         or the slot itself for a stance or an activity. A rule's denial ("Oh wait, it's tree
         nuts, peanuts are fine"), two assertions ("I love olives. Hmm, to be honest I hate
         olives.") and another value said with a denial ("quit Acme and started at Boeing") are
-        ordered as before; counts keep their own arithmetic."""
+        ordered as before, as is a fact of the side the model's reading agrees with. One
+        moment is one `mentioned_at` of one session heard (`heard_at`); mentions and counts
+        take no part."""
         def thing(f: SlotFact) -> str:
             return "" if f.predicate in STANCE or f.predicate.startswith(ACTIVITY_PREFIX) \
                 else normalise_name(f.value or "")
-        denial = {fact.modality, *(c.modality for c in self.current)} == {"asserted", "negated"}
-        model = fact.by_model or any(c.by_model for c in self.current)
-        return (denial and model and not fact.is_quantity and fact.occurred_start is None
-                and all(c.mentioned_at == fact.mentioned_at and c.occurred_start is None
-                        and not c.is_quantity and thing(c) == thing(fact)
-                        for c in self.current))
+        if fact.is_quantity or fact.mention or fact.occurred_start is not None \
+                or fact.modality not in ("asserted", "negated"):
+            return False
+        # the model reads one side of an assertion and a denial (not a fact of the same side)
+        opposed = any(c.modality != fact.modality and (c.by_model or fact.by_model)
+                      for c in self.current)
+        return opposed and all(
+            c.mentioned_at == fact.mentioned_at and c.heard_at == fact.heard_at
+            and c.occurred_start is None and not c.is_quantity and not c.mention
+            and c.modality in ("asserted", "negated") and thing(c) == thing(fact)
+            for c in self.current)
 
     def replace(self, fact: SlotFact, head: SlotFact, d: FactDecision) -> None:
         """`fact` says another state holds now: the current facts end, and the open mentions
         either said it (they hold with it) or end too."""
-        # Two different values asserted for the same moment: no order settles it.
+        # Two different values asserted for the same moment: no order settles it. (Against a
+        # telling that holds both states of its thing, its assertion is the one to compare.)
+        if len({c.state() for c in self.current}) > 1:
+            head = next((c for c in reversed(self.current) if c.modality == "asserted"), head)
         simultaneous = (fact.effective == head.effective and fact.occurred_start is None
                         and head.occurred_start is None
                         and fact.modality == head.modality == "asserted")

@@ -644,3 +644,56 @@ def test_a_model_denial_at_one_moment_with_an_assertion_is_one_telling_until_lat
                      model(fact("n", "owns", "crate", dt(2), modality="negated", idx=3,
                                 occurred=dt(2, 20)))])
     assert [f.status for f in d.facts] == ["superseded", "active"]
+
+
+def test_a_telling_is_judged_the_same_whichever_side_is_said_last():
+    # a rule's denial keeps ending the assertion when the model reads the same denial too,
+    # whether the model's reading comes before or after it in the turn
+    a = fact("a", "allergic_to", "peanuts", dt(2), idx=1)
+    r = fact("r", "allergic_to", "peanuts", dt(2), modality="negated", idx=3)
+    for m_idx in (2, 4):
+        m = model(fact("m", "allergic_to", "peanuts", dt(2), modality="negated", idx=m_idx))
+        d = decide_slot([a, m, r])
+        assert by_id(d)["a"].status == "superseded"
+        assert [(x.source, x.target) for x in d.links] in ([("r", "a")], [("m", "a")])
+    # another value asserted at that moment contradicts the assertion, as with no denial
+    acme, boeing = fact("a", "works_at", "Acme", dt(2), idx=1), fact("b", "works_at", "Boeing",
+                                                                        dt(2), idx=5)
+    plain = [(x.source, x.target, x.type) for x in decide_slot([acme, boeing]).links]
+    for n_idx in (0, 3):
+        n = model(fact("n", "works_at", "Acme", dt(2), modality="negated", idx=n_idx))
+        links = [(x.source, x.target, x.type) for x in decide_slot([acme, n, boeing]).links]
+        assert ("b", "a", "CONTRADICTS") in links and plain == [("b", "a", "CONTRADICTS")]
+    # a later mention of either state joins it; a later denial ends the assertion and the
+    # mention alike
+    for first, second in (("a", "n"), ("n", "a")):
+        told = [replace(fact(first, "owns", "crate", dt(2), idx=1,
+                             modality="negated" if first == "n" else "asserted"),
+                        by_model=first == "n"),
+                replace(fact(second, "owns", "crate", dt(2), idx=3,
+                             modality="negated" if second == "n" else "asserted"),
+                        by_model=second == "n")]
+        m = replace(fact("m", "owns", "crate", dt(3)), mention=True)
+        s = fact("s", "owns", "crate", dt(5), modality="negated")
+        f = by_id(decide_slot([*told, m, s]))
+        assert (f["a"].status, f["m"].status, f["n"].status, f["s"].status) == \
+            ("superseded", "superseded", "active", "active")
+
+
+def test_a_telling_is_one_session_heard_and_takes_no_mention():
+    # two sessions stamped with one time are ordered by when they were heard, as before
+    a = replace(fact("a", "owns", "crate", dt(2)), heard_at=dt(6, 1))
+    n = model(replace(fact("n", "owns", "crate", dt(2), modality="negated"), heard_at=dt(6, 2)))
+    assert [f.status for f in decide_slot([a, n]).facts] == ["superseded", "active"]
+    # a mention read by the model is ended by a denial said after it, as before
+    m = model(replace(fact("m", "owns", "crate", dt(2), idx=1), mention=True))
+    r = fact("r", "owns", "crate", dt(2), modality="negated", idx=3)
+    assert by_id(decide_slot([m, r]))["m"].status == "superseded"
+
+
+def test_a_plan_for_a_period_reaching_the_moment_said_is_still_ahead():
+    # "lately", "for the past two years": the period ends when it was said, not before
+    plan = SlotFact("p", "plans", "visit Japan", "planned", dt(5, 10), occurred_start=dt(3, 10),
+                    occurred_end=dt(5, 10))
+    done = SlotFact("d", "returned_from", "Japan", "asserted", dt(7, 10))
+    assert by_id(decide_plan_slot([plan, done]))["p"].status == "superseded"
