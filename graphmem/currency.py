@@ -308,21 +308,23 @@ class _SlotWalk:
         olives.") and another value said with a denial ("quit Acme and started at Boeing") are
         ordered as before, as is a fact of the side the model's reading agrees with. One
         moment is one `mentioned_at` of one session heard (`heard_at`); mentions and counts
-        take no part."""
+        take no part (a mention among the current facts is left as it is)."""
         def thing(f: SlotFact) -> str:
             return "" if f.predicate in STANCE or f.predicate.startswith(ACTIVITY_PREFIX) \
                 else normalise_name(f.value or "")
         if fact.is_quantity or fact.mention or fact.occurred_start is not None \
                 or fact.modality not in ("asserted", "negated"):
             return False
-        # the model reads one side of an assertion and a denial (not a fact of the same side)
+        # the model reads one side of an assertion and a denial (not a fact of the same side);
+        # mentions read in passing among the current facts neither make nor bar a telling
+        said = [c for c in self.current if not c.mention]
         opposed = any(c.modality != fact.modality and (c.by_model or fact.by_model)
-                      for c in self.current)
+                      for c in said)
         return opposed and all(
             c.mentioned_at == fact.mentioned_at and c.heard_at == fact.heard_at
-            and c.occurred_start is None and not c.is_quantity and not c.mention
+            and c.occurred_start is None and not c.is_quantity
             and c.modality in ("asserted", "negated") and thing(c) == thing(fact)
-            for c in self.current)
+            for c in said)
 
     def replace(self, fact: SlotFact, head: SlotFact, d: FactDecision) -> None:
         """`fact` says another state holds now: the current facts end, and the open mentions

@@ -689,6 +689,11 @@ def test_a_telling_is_one_session_heard_and_takes_no_mention():
     m = model(replace(fact("m", "owns", "crate", dt(2), idx=1), mention=True))
     r = fact("r", "owns", "crate", dt(2), modality="negated", idx=3)
     assert by_id(decide_slot([m, r]))["m"].status == "superseded"
+    # a mention among the current facts neither makes nor bars a telling
+    a = model(fact("a", "likes", "music", dt(2), idx=2))
+    n = model(fact("n", "likes", "music", dt(2), modality="negated", idx=3))
+    d = decide_slot([replace(m, id="m0", predicate="likes", value="music", turn_idx=1), a, n])
+    assert [f.status for f in d.facts] == ["active", "active", "active"] and d.links == []
 
 
 def test_a_plan_for_a_period_reaching_the_moment_said_is_still_ahead():
