@@ -337,12 +337,9 @@ class _SlotWalk:
                         and head.occurred_start is None
                         and fact.modality == head.modality == "asserted")
         kind = "CONTRADICTS" if simultaneous else "UPDATES" if fact.is_quantity else "SUPERSEDES"
-        # a current fact of the new state (told with another at one moment) holds on with it
-        kept = [] if fact.is_quantity else [c for c in self.current if c.state() == fact.state()]
         for old_fact in self.current:
-            if old_fact not in kept:
-                self.end(old_fact, fact, kind)
-        self.current, self.quantity = [*kept, fact], d.quantity
+            self.end(old_fact, fact, kind)
+        self.current, self.quantity = [fact], d.quantity
         for m in self.waiting:
             if (self.decisions[m.id].quantity == d.quantity if fact.is_quantity
                     else m.state() == fact.state()):
