@@ -119,6 +119,13 @@ class SlotFact(SlotFactRecord):
     def is_quantity(self) -> bool:
         return self.predicate.startswith(QUANTITY_PREFIXES)
 
+    def thing(self) -> str:
+        """What the fact is about within its slot: the value, or nothing for a stance or an
+        activity (their slot names the thing; the value only says it in the user's words)."""
+        if self.predicate in STANCE or self.predicate.startswith(ACTIVITY_PREFIX):
+            return ""
+        return normalise_name(self.value or "")
+
     def state(self) -> str:
         """What the fact says holds: comparable across the facts of one slot."""
         if self.predicate in STANCE:
@@ -130,8 +137,7 @@ class SlotFact(SlotFactRecord):
             # The slot names the activity; the value only says it in the user's words ("the
             # nightly journal thing"): doing it or not is the whole state.
             return "-" if self.modality == "negated" else "+"
-        value = normalise_name(self.value or "")
-        return f"not:{value}" if self.modality == "negated" else value
+        return f"not:{self.thing()}" if self.modality == "negated" else self.thing()
 
 
 @dataclass
@@ -309,9 +315,6 @@ class _SlotWalk:
         ordered as before, as is a fact of the side the model's reading agrees with. One
         moment is one `mentioned_at` of one session heard (`heard_at`); mentions and counts
         take no part (a mention among the current facts is left as it is)."""
-        def thing(f: SlotFact) -> str:
-            return "" if f.predicate in STANCE or f.predicate.startswith(ACTIVITY_PREFIX) \
-                else normalise_name(f.value or "")
         if fact.is_quantity or fact.mention or fact.occurred_start is not None \
                 or fact.modality not in ("asserted", "negated"):
             return False
@@ -323,7 +326,7 @@ class _SlotWalk:
         return opposed and all(
             c.mentioned_at == fact.mentioned_at and c.heard_at == fact.heard_at
             and c.occurred_start is None and not c.is_quantity
-            and c.modality in ("asserted", "negated") and thing(c) == thing(fact)
+            and c.modality in ("asserted", "negated") and c.thing() == fact.thing()
             for c in said)
 
     def replace(self, fact: SlotFact, head: SlotFact, d: FactDecision) -> None:

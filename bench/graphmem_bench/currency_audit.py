@@ -54,23 +54,26 @@ KEEP = ("type", "slot", "old_fact", "old_value", "old_quantity", "old_modality",
         "new_source_turn", "new_session")
 
 
-def lme_users(lme: str, lme_limit: int, lme_from: int = 0) -> Iterator[Transcript]:
-    """The audited LongMemEval users: `lme_limit` of them from the `lme_from`-th."""
-    for i, t in enumerate(load(lme, limit=lme_from + lme_limit)):
-        if i >= lme_from:
-            yield t
+def audited(lme: str, lme_limit: int, locomo: str, lme_from: int = 0,
+            only: str | None = None) -> Iterator[tuple[str, Iterator[Transcript]]]:
+    """Each audited dataset (or `only` one) with its users: `lme_limit` LongMemEval users from
+    the `lme_from`-th, every LoCoMo conversation."""
+    def lme_users() -> Iterator[Transcript]:
+        for i, t in enumerate(load(lme, limit=lme_from + lme_limit)):
+            if i >= lme_from:
+                yield t
+    for dataset, users in (("longmemeval", lme_users), ("locomo", lambda: iter(load(locomo)))):
+        if only in (None, dataset):
+            yield dataset, users()
 
 
 def dataset_users(lme: str, lme_limit: int, locomo: str, extractor: str = "offline",
                   lme_from: int = 0, only: str | None = None
                   ) -> Iterator[tuple[str, str, str]]:
     """(dataset, stored user id, dataset user id) of the audited users."""
-    if only in (None, "longmemeval"):
-        for t in lme_users(lme, lme_limit, lme_from):
-            yield "longmemeval", prefix("longmemeval", extractor) + t.user_id, t.user_id
-    if only in (None, "locomo"):
-        for t in load(locomo):
-            yield "locomo", prefix("locomo", extractor) + t.user_id, t.user_id
+    for dataset, users in audited(lme, lme_limit, locomo, lme_from, only):
+        for t in users:
+            yield dataset, prefix(dataset, extractor) + t.user_id, t.user_id
 
 
 class NoVectors:
@@ -103,14 +106,11 @@ def ingest(lme: str, lme_limit: int, locomo: str, only: str | None = None,
     out: dict[str, Any] = {}
     with connect() as graph:
         ingestor = audit_ingestor(graph, extractor)
-        for dataset, transcripts in (("longmemeval", lambda: lme_users(lme, lme_limit, lme_from)),
-                                     ("locomo", lambda: load(locomo))):
-            if only and dataset != only:
-                continue
+        for dataset, users in audited(lme, lme_limit, locomo, lme_from, only):
             started = time.perf_counter()
             report = ingestor.ingest(Transcript(prefix(dataset, extractor) + t.user_id,
                                                 t.sessions)
-                                     for t in transcripts())
+                                     for t in users)
             turns, facts = report.turns, report.facts
             seconds = time.perf_counter() - started
             out[dataset] = {"turns": turns, "facts": facts, "seconds": round(seconds, 1),
