@@ -41,7 +41,8 @@ def _search_progress():
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--limit", type=int, default=None, help="At most N users (questions / samples).")
 @click.option("--out", "out_dir", default="bench-out", show_default=True,
-              help="Where results.json, results.md and recall_curves.png go.")
+              help="Where results.json, results.md, recall_curves.png and rankings.json "
+                   "(each question's turn ranking per preset) go.")
 @click.option("--configs", default=",".join(("rank-bm25", "bm25", "dense", "graph", "paper", "fused")),
               show_default=True, help="Comma-separated retrieval presets to compare.")
 @click.option("--types", default=None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import platform
 import statistics
 import time
@@ -140,6 +141,7 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             "types": list(types) if types else None,
             "configs": {},
         }
+        every: dict[str, dict[str, list[str]]] = {}  # config → question → its turn ranking
         for name in configs:
             cfg = preset(name)
             retriever.search(asks[0][1], asks[0][2], question_date=asks[0][3], config=cfg)  # warm
@@ -172,7 +174,10 @@ def run_retrieval_bench(dataset: str, path: str, *, limit: int | None = None,
             scores["evidence_tokens"] = {"median": statistics.median(pack),
                                          "p95": sorted(pack)[int(0.95 * (len(pack) - 1))]}
             results["configs"][name] = scores
+            every[name] = {str(k): v for k, v in rankings.items()}
             echo(f"{name}: {len(asks)} questions in {time.perf_counter() - started:.0f}s")
     if out_dir is not None:
         write_report(results, Path(out_dir), f"graphmem retrieval — {dataset}")
+        # Each question's turn ranking per config, to compare configs question by question.
+        (Path(out_dir) / "rankings.json").write_text(json.dumps(every) + "\n", encoding="utf-8")
     return results

@@ -45,3 +45,7 @@ def test_bench_retrieval_reports_recall_and_cpu_per_search(graph, tmp_path, monk
     assert fused["cpu_ms"]["neo4j"] is None or fused["cpu_ms"]["neo4j"] >= 0
     md = (tmp_path / "out" / "results.md").read_text()
     assert "CPU ms per search: process + Neo4j" in md
+    # each question's turn ranking per preset, its first turn the answer's (recall_all@1 is 1)
+    rankings = json.loads((tmp_path / "out" / "rankings.json").read_text())
+    assert set(rankings) == {"rank-bm25", "fused"} and set(rankings["fused"]) == set(ids)
+    assert all(r[0].startswith("answer_") for r in rankings["fused"].values())
