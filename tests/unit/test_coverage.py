@@ -11,6 +11,7 @@ from graphmem.retrieval.coverage import spread, wants_coverage
     "Which did I start first, the pottery class or the yoga class?",
     "Did I visit Paris before I moved to Berlin?",
     "How many days passed between the concert and my birthday dinner?",
+    "How long was it between my dentist visit and the follow-up?",
     "What are all the books I have read this year?",
     "In what order did I adopt my pets?",
 ])
@@ -21,6 +22,9 @@ def test_questions_that_span_sessions(question):
 @pytest.mark.parametrize("question", [
     "Where do I live now?", "What is my favourite restaurant?", "What did I name my cat?",
     "Who is my manager at work?",
+    # two people, not two occasions
+    "What did Sam and I talk about in the chat between us on Friday?",
+    "What was the argument between my sister and her husband about?",
 ])
 def test_questions_about_one_thing(question):
     assert not wants_coverage(question)
