@@ -1,5 +1,5 @@
-"""The two rules for evidence spread over several turns and sessions (issue 34), off by default,
-both for questions that aggregate across occasions: the switch deep_heads (each tunnel takes
+"""The two rules for evidence spread over several turns and sessions (issue 34), on in `fused`
+(off in the other presets), both for questions that aggregate across occasions: the switch deep_heads (each tunnel takes
 coverage_pool × H heads) and the step context_once (a turn's mass from being next to matched
 turns counts once per tunnel)."""
 
@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.retrieval.config import FUSED, preset
+
+BEFORE = preset("fused-no-deep_heads-no-context_once")  # fused as it was until 2026-12-06
 from graphmem.retrieval.fusion import accumulate, fuse, mass
 from graphmem.retrieval.query import analyse
 from graphmem.retrieval.rows import Detail, Ranked
@@ -17,8 +19,8 @@ from graphmem.retrieval.steps import STEPS, StepContext
 from graphmem.retrieval.tunnels import Hit, _expand
 
 ASKED = datetime(2024, 6, 1, 12, tzinfo=UTC)
-ONCE = FUSED.with_steps("context_once")
-DEEP = preset("fused-with-deep_heads")
+ONCE = BEFORE.with_steps("context_once")
+DEEP = preset("fused-no-context_once")  # deep_heads alone
 
 
 def _detail(id_: str, *, role: str = "user", session: str = "s1") -> Detail:
@@ -83,7 +85,7 @@ def test_fusion_with_context_once_ranks_a_direct_hit_above_a_turn_lifted_by_its_
     q = analyse("How many hours of jogging did I do?", ASKED)
     assert q.coverage
     on, reports = fuse(cands, details, q, cfg)
-    off, _ = fuse(accumulate(hits, cfg), details, q, FUSED.with_(rank_decay=0.0))
+    off, _ = fuse(accumulate(hits, cfg), details, q, BEFORE.with_(rank_decay=0.0))
     assert [e.id for e in off] == ["between", "jog"]  # four neighbours' 0.4 beat one head's 0.4
     assert [e.id for e in on] == ["jog", "between"]
     assert next(r for r in reports if r.name == "context_once").rescored == 1
@@ -98,7 +100,7 @@ def test_deep_heads_doubles_the_heads_of_a_question_over_several_occasions_only(
     assert many.coverage and not one.coverage
     assert DEEP.for_question(many.coverage).heads == FUSED.heads * FUSED.coverage_pool
     assert DEEP.for_question(one.coverage) is DEEP
-    assert FUSED.for_question(many.coverage) is FUSED  # the switch off: as before
+    assert BEFORE.for_question(many.coverage) is BEFORE  # the switch off: as before
 
 
 def test_deep_heads_reach_the_tunnels_and_their_rank_decay():
@@ -106,21 +108,24 @@ def test_deep_heads_reach_the_tunnels_and_their_rank_decay():
              "session_source_id": None, "idx": None, "session_id": "S"} for i in range(50)]
     deep = DEEP.for_question(True)
     assert len([h for h in _expand("bm25", rows, "u", deep) if h.direct]) == 2 * FUSED.heads
-    assert len([h for h in _expand("bm25", rows, "u", FUSED) if h.direct]) == FUSED.heads
+    assert len([h for h in _expand("bm25", rows, "u", BEFORE) if h.direct]) == FUSED.heads
     late = Hit("bm25", "h", "t19", "turn", True, 19, 1.0)
-    assert mass(late, deep) > mass(late, FUSED)  # the decay spread over the deeper list
+    assert mass(late, deep) > mass(late, BEFORE)  # the decay spread over the deeper list
 
 
 # --- the declaration ----------------------------------------------------------------------------
 
 
-def test_both_are_off_by_default_and_turned_on_by_name_alone_or_together():
-    assert not FUSED.runs("context_once") and not FUSED.deep_heads
-    assert ONCE.steps[0] == "context_once"  # before any step that scales density
-    both = preset("fused-with-deep_heads-with-context_once")
-    assert both.runs("context_once") and both.deep_heads and both.heads == FUSED.heads
-    assert both.steps == ONCE.steps
-    assert preset("fused-with-context_once-no-merge").steps == ONCE.without("merge").steps
+def test_both_are_on_in_fused_only_and_turned_off_or_on_by_name_alone_or_together():
+    assert FUSED.runs("context_once") and FUSED.deep_heads
+    assert FUSED.steps[0] == "context_once"  # before any step that scales density
+    assert FUSED.steps == ONCE.steps
+    assert not BEFORE.runs("context_once") and not BEFORE.deep_heads
+    for other in ("paper", "bm25", "dense", "graph"):  # the baselines as they were
+        assert not preset(other).runs("context_once") and not preset(other).deep_heads
+    both = preset("paper-with-deep_heads-with-context_once")
+    assert both.runs("context_once") and both.deep_heads and both.heads == preset("paper").heads
+    assert preset("fused-no-merge").steps == ONCE.without("merge").steps
     assert not preset("fused-with-deep_heads-no-deep_heads").deep_heads
     with pytest.raises(KeyError):
         preset("fused-with-context_once-with-shuffle")
