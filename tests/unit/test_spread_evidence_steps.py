@@ -1,7 +1,7 @@
 """The two rules for evidence spread over several turns and sessions (issue 34), on in `fused`
-(off in the other presets), both for questions that aggregate across occasions: the switch deep_heads (each tunnel takes
-coverage_pool × H heads) and the step context_once (a turn's mass from being next to matched
-turns counts once per tunnel)."""
+(off in the other presets), both for questions that aggregate across occasions: the switch
+deep_heads (each tunnel takes coverage_pool × H heads) and the step context_once (a turn's mass
+from being next to matched turns counts once per tunnel)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.retrieval.config import FUSED, preset
-
-BEFORE = preset("fused-no-deep_heads-no-context_once")  # fused as it was until 2026-12-06
 from graphmem.retrieval.fusion import accumulate, fuse, mass
 from graphmem.retrieval.query import analyse
 from graphmem.retrieval.rows import Detail, Ranked
@@ -19,6 +17,7 @@ from graphmem.retrieval.steps import STEPS, StepContext
 from graphmem.retrieval.tunnels import Hit, _expand
 
 ASKED = datetime(2024, 6, 1, 12, tzinfo=UTC)
+BEFORE = preset("fused-no-deep_heads-no-context_once")  # fused as it was until 2026-12-06
 ONCE = BEFORE.with_steps("context_once")
 DEEP = preset("fused-no-context_once")  # deep_heads alone
 
