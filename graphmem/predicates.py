@@ -341,6 +341,10 @@ GROUP_ROLES = frozenset("""parents grandparents in_laws children grandchildren s
 friends neighbors roommates colleagues""".split())
 
 BY_NAME: dict[str, Predicate] = {p.name: p for p in PREDICATES}
+# What made a state an event brings (`brings`: "bought a kayak" → owns kayak): the registry's
+# rule, applied by the learned extractor alone to the events it reads (extract.base.with_brought),
+# so such a state is the model's reading as much as its event is (currency reads it so).
+BROUGHT_BY = "rule:registry.brings"
 _FAMILIES = {p.prefix: p for p in PREDICATES if p.prefix}
 _FAMILIES["owns:"] = _p("owns", "possession", C.SEVERAL, V.PET,
                         "a pet or thing of a kind, named (\"owns:cat\": Lola)",

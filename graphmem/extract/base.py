@@ -13,7 +13,7 @@ from ..models import FactCandidate
 _EVENT_CHANGE = {"asserted": registry.Change.DONE, "planned": registry.Change.PLANNED}
 _STATE_MODALITY = {registry.Change.STARTS: "asserted", registry.Change.STOPS: "negated",
                    registry.Change.PLANNED: "planned"}
-BROUGHT_BY = "rule:registry.brings"
+BROUGHT_BY = registry.BROUGHT_BY
 
 
 @runtime_checkable

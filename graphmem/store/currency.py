@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ..currency_rules import rules_version
+from ..predicates import BROUGHT_BY
 from ._run import rows, run
 from .search import facts_after_read, together
 from .time import utc_native
@@ -112,14 +113,14 @@ def slot_facts(tx: Any, user_id: str, slots: list[str], kind: type[R],
     """Every fact of these slots, by slot, as `kind` records; `tied_to` names a fact of an
     `anchors` predicate said in the same piece."""
     return _by_slot(rows(tx, "currency_slot_facts", user_id=user_id, slots=slots,
-                         anchors=anchors or [], known_at=None), kind)
+                         anchors=anchors or [], known_at=None, brought_by=BROUGHT_BY), kind)
 
 
 def slot_facts_known_at(graph: Graph, user_id: str, slots: list[str], kind: type[R],
                         anchors: list[str], known_at: datetime) -> dict[str, list[R]]:
     """The facts of these slots mentioned by `known_at` (a question date), by slot."""
     return _by_slot(graph.read("currency_slot_facts", user_id=user_id, slots=slots,
-                               anchors=anchors, known_at=known_at), kind)
+                               anchors=anchors, known_at=known_at, brought_by=BROUGHT_BY), kind)
 
 
 def favorite_slots(tx: Any, user_id: str) -> list[FavoriteValue]:

@@ -3,6 +3,7 @@ session sharing its time) does not end it: the store tells currency which facts 
 
 from graphmem.memory import Memory
 from graphmem.models import SessionRecord, Transcript, TurnRecord
+from graphmem.predicates import BROUGHT_BY
 from tests.helpers import FakeVectors, dt
 
 
@@ -21,6 +22,11 @@ def _told(graph, user_id, made_by: str):
 
 def test_a_model_denial_at_the_same_moment_leaves_the_assertion_current(graph, user_id):
     assert _told(graph, user_id, "model:test") == {"asserted": "active", "negated": "active"}
+
+
+def test_a_state_a_model_event_brings_counts_as_the_models_reading(graph, user_id):
+    # "gave the crate away" read by the model brings "owns crate" stopped (registry `brings`)
+    assert _told(graph, user_id, BROUGHT_BY) == {"asserted": "active", "negated": "active"}
 
 
 def test_a_rule_denial_at_the_same_moment_ends_it_as_before(graph, user_id):
