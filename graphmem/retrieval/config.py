@@ -181,8 +181,10 @@ FUSED = RetrievalConfig(name="fused", tunnels=("bm25", "dense"),
 
 PRESETS: dict[str, RetrievalConfig] = {
     "fused": FUSED,
-    # The default until 2026-12-05, named so every door offers it.
-    "fused-with-graph": replace(FUSED, name="fused-with-graph", tunnels=TUNNELS),
+    # The default until 2026-12-05, named so every door offers it (as it was: without the
+    # spread-evidence pair `fused` runs since 2026-12-06).
+    "fused-with-graph": replace(FUSED, name="fused-with-graph", tunnels=TUNNELS,
+                                deep_heads=False, steps=DEFAULT_STEPS),
     "paper": PAPER,
     "graph": RetrievalConfig(name="graph", tunnels=("graph",)),
     "bm25": RetrievalConfig(name="bm25", tunnels=("bm25",)),
@@ -198,7 +200,7 @@ def preset(name: str) -> RetrievalConfig:
     """A named preset, or a preset with one rerank step, second pass, switch or tunnel off or on:
     "fused-no-stale", "fused-with-coverage", "fused-no-feedback", "fused-with-mention_heads",
     "fused-no-graph" (the benchmark compares such variants in one run); variants chain, each
-    on the one before it: "fused-with-deep_heads-with-context_once"."""
+    on the one before it: "fused-no-deep_heads-no-context_once"."""
     found = _preset(name)
     if found is None:
         raise KeyError(f"unknown retrieval preset {name!r}; choose one of {sorted(PRESETS)} (or "

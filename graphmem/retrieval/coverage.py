@@ -14,8 +14,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # Wording that asks about several occasions at once: counting or summing, every/all of a kind,
-# ordering or comparing events, the time between two of them ("how long … between"; a bare
-# "between" is as often two people as two occasions: "the talk between John and Tim").
+# ordering or comparing events, the time or difference between two of them ("how long …
+# between", "the difference in price between"; a bare "between" is as often two people as two
+# occasions: "the talk between John and Tim").
 _COVERAGE = re.compile(
     r"\b(?:how many|how much|in total|total|altogether|combined|overall|so far|"
     r"all (?:the|of|my)|every|each (?:time|of)|both|"
@@ -23,7 +24,8 @@ _COVERAGE = re.compile(
     r"(?:first|earlier|before|after)\b.{0,60}\bor\b|"
     r"in what order|order (?:of|in which)|"
     r"did i\b.{0,80}\bbefore|before or after|"
-    r"how (?:many|much|long)\b.{0,40}\b(?:between|since|after|before|ago))\b",
+    r"how (?:many|much|long)\b.{0,40}\b(?:between|since|after|before|ago)|"
+    r"(?:difference|gap|time|days|weeks|months|years)\b.{0,40}\bbetween)\b",
     re.I)
 
 

@@ -40,7 +40,8 @@ class SlotFactRecord:
     # The end of the period its time phrase names ("this year": the year's end), if any: a
     # period that holds the moment it was said orders the fact at that moment (SlotFact.effective).
     occurred_end: datetime | None = None
-    # Made by the learned model (`extracted_by` "model:…"), not by a rule or an LLM.
+    # Made by the learned model (`extracted_by` "model:…"), or a state the registry brings from
+    # one of its events (`predicates.BROUGHT_BY`); not by a rule or an LLM.
     by_model: bool = False
 
 

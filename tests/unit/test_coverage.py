@@ -12,6 +12,8 @@ from graphmem.retrieval.coverage import spread, wants_coverage
     "Did I visit Paris before I moved to Berlin?",
     "How many days passed between the concert and my birthday dinner?",
     "How long was it between my dentist visit and the follow-up?",
+    "What is the difference in price between the boots I bought and the pair at the outlet?",
+    "What was the gap between my first marathon and my second one?",
     "What are all the books I have read this year?",
     "In what order did I adopt my pets?",
 ])

@@ -120,7 +120,7 @@ def test_both_are_on_in_fused_only_and_turned_off_or_on_by_name_alone_or_togethe
     assert FUSED.steps[0] == "context_once"  # before any step that scales density
     assert FUSED.steps == ONCE.steps
     assert not BEFORE.runs("context_once") and not BEFORE.deep_heads
-    for other in ("paper", "bm25", "dense", "graph"):  # the baselines as they were
+    for other in ("paper", "bm25", "dense", "graph", "fused-with-graph"):  # as they were
         assert not preset(other).runs("context_once") and not preset(other).deep_heads
     both = preset("paper-with-deep_heads-with-context_once")
     assert both.runs("context_once") and both.deep_heads and both.heads == preset("paper").heads
