@@ -13,7 +13,6 @@ from ..models import FactCandidate
 _EVENT_CHANGE = {"asserted": registry.Change.DONE, "planned": registry.Change.PLANNED}
 _STATE_MODALITY = {registry.Change.STARTS: "asserted", registry.Change.STOPS: "negated",
                    registry.Change.PLANNED: "planned"}
-BROUGHT_BY = registry.BROUGHT_BY
 
 
 @runtime_checkable
@@ -73,5 +72,5 @@ def with_brought(cands: list[FactCandidate]) -> list[FactCandidate]:
         out.append(replace(cand, kind=registry.BY_NAME[state].kind, predicate=state,
                            modality=_STATE_MODALITY[state_change],
                            text=registry.statement(who, state, cand.value, state_change.value),
-                           extracted_by=BROUGHT_BY))
+                           extracted_by=registry.BROUGHT_BY))
     return out

@@ -9,7 +9,7 @@ import pytest
 
 from graphmem import predicates as registry
 from graphmem.extract import OfflineExtractor
-from graphmem.extract.base import BROUGHT_BY, extract_in_turn, with_brought
+from graphmem.extract.base import extract_in_turn, with_brought
 from graphmem.extract.corpus import Span
 from graphmem.extract.learned import HybridExtractor, ModelExtractor, to_candidate
 from graphmem.models import FactCandidate
@@ -222,7 +222,7 @@ def test_an_event_brings_its_state_and_both_are_candidates():
     assert [(c.predicate, c.value, c.modality) for c in got] == [
         ("adopted", "rescue greyhound", "asserted"), ("has_pet", "rescue greyhound", "asserted")]
     assert all(c.time_text == "on sunday" for c in got)
-    assert got[1].extracted_by == BROUGHT_BY and got[1].support == got[0].support
+    assert got[1].extracted_by == registry.BROUGHT_BY and got[1].support == got[0].support
     planned = "collecting the puppy on saturday"
     tagger = FakeTagger({planned: [Tagged("adopted", span(planned, "puppy"), "planned")]})
     assert [(c.predicate, c.modality)
