@@ -360,10 +360,18 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
     """Plans hold from when they are made until an outcome about the same thing is mentioned
     after them, in a later session, and happened no earlier than the plan was made ("I've been
     to Chicago before", said with the plan, or "I did one two weeks ago" fulfil nothing);
-    outcomes are events and stay as they are."""
+    outcomes are events and stay as they are. An outcome told in a session that tells the plan
+    again ("I'm planning a trip to Chicago soon … I've been to Chicago before, for a funeral")
+    fulfils nothing: that session says the thing is still ahead, so the outcome is another
+    occasion. Only a plan said as one counts as told again: "thinking of a Reel about my
+    favourite spot in Hawaii", beside "I just got back from Hawaii", plans no trip."""
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
-    outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention]
+    ahead_in = {f.session_id for f in ordered
+                if f.session_id and not f.mention and f.modality == "planned"
+                and is_plan(f.predicate, f.modality) and f.holds_ahead()}
+    outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention
+                and (f.is_commitment or f.session_id not in ahead_in)]
     fulfilments = [f for f in outcomes if not f.is_commitment]  # what closes a commitment
     for fact in ordered:
         if not fact.holds_ahead():
@@ -382,9 +390,17 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
 def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact],
                 out: SlotDecision) -> None:
     """Close the plan at the first of `outcomes` (in said order) mentioned after it, in a later
-    session, that happened no earlier than the plan was made."""
+    session, that happened no earlier than the plan was made. An outcome with no time of its own
+    happened at some moment before it was told: told the same day the plan was made ("planning
+    to try on both boots this weekend", then "I just got a new winter coat and boots"), it
+    more likely came before the plan than after, so it fulfils the plan only when told on a
+    later day. (Rounds 66–67 of docs/currency_audit.jsonl: of the 14 such edges judged on the
+    LongMemEval chats no round had read before 57, 10 were another occasion or the past read as
+    a plan; the 4 right ones were judged unclear. None on the chats read since round 1.)"""
     outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
-                    and f.earliest >= plan.mentioned_at), None)
+                    and f.earliest >= plan.mentioned_at
+                    and (f.occurred_start is not None
+                         or f.mentioned_at.date() > plan.mentioned_at.date())), None)
     if outcome is not None:
         d.status = "superseded"
         d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)

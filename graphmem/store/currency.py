@@ -43,6 +43,9 @@ class SlotFactRecord:
     # Made by the learned model (`extracted_by` "model:…"), or a state the registry brings from
     # one of its events (`predicates.BROUGHT_BY`); not by a rule or an LLM.
     by_model: bool = False
+    # The session that told it: a plan told again in an outcome's session says the thing is
+    # still ahead (`currency.decide_plan_slot`).
+    session_id: str | None = None
 
 
 R = TypeVar("R", bound=SlotFactRecord)
@@ -105,7 +108,8 @@ def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
             occurred_end=utc_native(row["occurred_end"]), turn_idx=row["turn_idx"] or 0,
             span_start=row["span_start"] or 0, retraction=bool(row["retraction"]),
             tied_to=row["tied_to"], heard_at=utc_native(row["heard_at"]),
-            mention=bool(row["mention"]), by_model=row["by_model"]))
+            mention=bool(row["mention"]), by_model=row["by_model"],
+            session_id=row["session_id"]))
     return by_slot
 
 

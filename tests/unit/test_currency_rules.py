@@ -702,3 +702,34 @@ def test_a_plan_for_a_period_reaching_the_moment_said_is_still_ahead():
                     occurred_end=dt(5, 10))
     done = SlotFact("d", "returned_from", "Japan", "asserted", dt(7, 10))
     assert by_id(decide_plan_slot([plan, done]))["p"].status == "superseded"
+
+
+def test_a_plan_told_again_beside_an_outcome_stays_ahead():
+    # "I'm planning a trip to Chicago soon … I've been to Chicago before, for a funeral"
+    plan = SlotFact("p", "plans", "a trip to Chicago", "planned", dt(2, 1), session_id="s1")
+    again = SlotFact("a", "plans", "a trip to Chicago", "planned", dt(3, 1), session_id="s2")
+    before = SlotFact("b", "traveled_to", "Chicago", "asserted", dt(3, 1), turn_idx=1,
+                      session_id="s2")
+    d = decide_plan_slot([plan, again, before])
+    assert {f.status for f in d.facts} == {"active"} and d.links == []
+    # a thought in the outcome's session plans nothing: the outcome fulfils the plan
+    thought = replace(again, modality="hypothetical")
+    assert by_id(decide_plan_slot([plan, thought, before]))["p"].status == "superseded"
+    # an outcome of a later session closes both tellings
+    done = SlotFact("d", "returned_from", "Chicago", "asserted", dt(4, 2), session_id="s3")
+    f = by_id(decide_plan_slot([plan, again, before, done]))
+    assert f["p"].status == f["a"].status == "superseded"
+
+
+def test_an_outcome_without_a_time_told_the_day_the_plan_was_made_fulfils_nothing():
+    morning = datetime(2024, 5, 24, 9, tzinfo=UTC)
+    plan = SlotFact("p", "bought", "boots", "planned", morning, session_id="s1")
+    evening = SlotFact("e", "bought", "boots", "asserted", morning.replace(hour=20),
+                       session_id="s2")
+    assert by_id(decide_plan_slot([plan, evening]))["p"].status == "active"
+    # with a time of its own after the plan ("this evening I bought them") it does
+    timed = replace(evening, occurred_start=morning.replace(hour=18))
+    assert by_id(decide_plan_slot([plan, timed]))["p"].status == "superseded"
+    # told on a later day, with no time, as before
+    later = replace(evening, mentioned_at=dt(5, 27))
+    assert by_id(decide_plan_slot([plan, later]))["p"].status == "superseded"
