@@ -394,17 +394,25 @@ def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact],
     happened at some moment before it was told: told the same day the plan was made ("planning
     to try on both boots this weekend", then "I just got a new winter coat and boots"), it
     more likely came before the plan than after, so it fulfils the plan only when told on a
-    later day. (Rounds 66–67 of docs/currency_audit.jsonl: of the 14 such edges judged on the
+    later day, or once the plan's own time has come ("buying boots today", then "got them!"
+    that evening). (Rounds 66–67 of docs/currency_audit.jsonl: of the 14 such edges judged on the
     LongMemEval chats no round had read before 57, 10 were another occasion or the past read as
     a plan; the 4 right ones were judged unclear. None on the chats read since round 1.)"""
     outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
                     and f.earliest >= plan.mentioned_at
                     and (f.occurred_start is not None
-                         or f.mentioned_at.date() > plan.mentioned_at.date())), None)
+                         or f.mentioned_at.date() > plan.mentioned_at.date()
+                         or _time_has_come(plan, f.mentioned_at))), None)
     if outcome is not None:
         d.status = "superseded"
         d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)
         out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+
+
+def _time_has_come(plan: SlotFact, at: datetime) -> bool:
+    """Is `at` inside the period the plan's own time names ("today", "this evening")?"""
+    start, end = plan.occurred_start, plan.occurred_end
+    return start is not None and start <= at and (end is None or at < end)
 
 
 def companion_slots(slots: list[str]) -> list[str]:

@@ -733,3 +733,8 @@ def test_an_outcome_without_a_time_told_the_day_the_plan_was_made_fulfils_nothin
     # told on a later day, with no time, as before
     later = replace(evening, mentioned_at=dt(5, 27))
     assert by_id(decide_plan_slot([plan, later]))["p"].status == "superseded"
+    # a plan for today is fulfilled by "got them!" that evening; one for the weekend is not
+    today = replace(plan, occurred_start=dt(5, 24), occurred_end=dt(5, 25))
+    assert by_id(decide_plan_slot([today, evening]))["p"].status == "superseded"
+    weekend = replace(plan, occurred_start=dt(5, 25), occurred_end=dt(5, 27))
+    assert by_id(decide_plan_slot([weekend, evening]))["p"].status == "active"
