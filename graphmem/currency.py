@@ -11,19 +11,21 @@ CONTRADICTS edges from the newer fact.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any
 
 from . import predicates as P
 from .entities import normalise_name
+from .errors import OutOfBounds
 from .models import FAMILY_COUNTS, STUDENT_HEADS
 from .plan_keys import PLAN_STOP_WORDS
 from .plan_keys import plan_key as plan_key  # re-exported: callers read a plan's key here
 from .store import currency as store
 from .store.currency import FavoriteValue, HeldFact, SlotFactRecord
 from .store.time import utc_native  # noqa: F401 - re-exported for older callers
+from .timestamps import read_time_zone
 
 # How each predicate's facts compete and the slot a fact competes in live in graphmem.slots;
 # re-exported here for the callers that import them from currency.
@@ -85,10 +87,14 @@ class SlotFact(SlotFactRecord):
             return self.mentioned_at
         return start
 
-    def said_order(self) -> tuple[datetime, int, int, str]:
+    def said_order(self) -> tuple[datetime, int, int, int, str, str, str]:
         """Order among facts mentioned at the same time: the session heard first, then the
-        turn, then the place in the turn (the fact id last, for determinism)."""
-        return (self.heard_at or _NEVER, self.turn_idx, self.span_start, self.id)
+        turn, then the place in the turn: where the statement starts, then where it ends (two
+        values read from one clause, "my new favourite is this tiny Thai spot … called Kru":
+        the one said last comes last), then what it says. The fact id only last: it is made
+        from the user's id, so an order it decided would differ from user to user."""
+        return (self.heard_at or _NEVER, self.turn_idx, self.span_start, self.span_end,
+                self.predicate, self.value or "", self.id)
 
     @property
     def is_commitment(self) -> bool:
@@ -356,22 +362,16 @@ class _SlotWalk:
             self.denials.remove(n)
 
 
-def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
+def decide_plan_slot(facts: list[SlotFact], zone: tzinfo | None = None) -> SlotDecision:
     """Plans hold from when they are made until an outcome about the same thing is mentioned
-    after them, in a later session, and happened no earlier than the plan was made ("I've been
-    to Chicago before", said with the plan, or "I did one two weeks ago" fulfil nothing);
-    outcomes are events and stay as they are. An outcome told in a session that tells the plan
-    again ("I'm planning a trip to Chicago soon … I've been to Chicago before, for a funeral")
-    fulfils nothing: that session says the thing is still ahead, so the outcome is another
-    occasion. Only a plan said as one counts as told again: "thinking of a Reel about my
-    favourite spot in Hawaii", beside "I just got back from Hawaii", plans no trip."""
+    after them and happened no earlier than the plan was made ("I've been to Chicago before",
+    said with the plan, or "I did one two weeks ago" fulfil nothing; `_may_fulfil` says which
+    outcomes with no time of their own count); outcomes are events and stay as they are.
+    `zone`: the user's time zone, whose days `_may_fulfil` counts (None: UTC)."""
     ordered = sorted(facts, key=lambda f: (f.mentioned_at, *f.said_order()))
     out = SlotDecision()
-    ahead_in = {f.session_id for f in ordered
-                if f.session_id and not f.mention and f.modality == "planned"
-                and is_plan(f.predicate, f.modality) and f.holds_ahead()}
-    outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention
-                and (f.is_commitment or f.session_id not in ahead_in)]
+    retold = _told_ahead(ordered)
+    outcomes = [f for f in ordered if not is_plan(f.predicate, f.modality) and not f.mention]
     fulfilments = [f for f in outcomes if not f.is_commitment]  # what closes a commitment
     for fact in ordered:
         if not fact.holds_ahead():
@@ -379,40 +379,70 @@ def decide_plan_slot(facts: list[SlotFact]) -> SlotDecision:
             continue
         if fact.is_commitment:
             d = FactDecision(fact.id, "active", fact.earliest)
-            _close_plan(fact, d, fulfilments, out)
+            _close_plan(fact, d, fulfilments, out, retold, zone)
         else:
             d = FactDecision(fact.id, "active", fact.mentioned_at)
-            _close_plan(fact, d, outcomes, out)
+            _close_plan(fact, d, outcomes, out, retold, zone)
         out.facts.append(d)
     return out
 
 
-def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact],
-                out: SlotDecision) -> None:
-    """Close the plan at the first of `outcomes` (in said order) mentioned after it, in a later
-    session, that happened no earlier than the plan was made. An outcome with no time of its own
-    happened at some moment before it was told: told the same day the plan was made ("planning
-    to try on both boots this weekend", then "I just got a new winter coat and boots"), it
-    more likely came before the plan than after, so it fulfils the plan only when told on a
-    later day, or once the plan's own time has come ("buying boots today", then "got them!"
-    that evening). (Rounds 66–67 of docs/currency_audit.jsonl: of the 14 such edges judged on the
-    LongMemEval chats no round had read before 57, 10 were another occasion or the past read as
-    a plan; the 4 right ones were judged unclear. None on the chats read since round 1.)"""
+Said = tuple[datetime, datetime, int, int, int, str, str, str]  # (mentioned_at, *said_order())
+
+
+def _told_ahead(facts: Iterable[SlotFact]) -> dict[str, Said]:
+    """Each session that tells a plan of these facts as one ("planning", not "thinking of":
+    `planned`, still ahead), with where it first does."""
+    out: dict[str, Said] = {}
+    for f in facts:
+        if f.session_id and not f.mention and f.modality == "planned" and f.holds_ahead():
+            said = (f.mentioned_at, *f.said_order())
+            if f.session_id not in out or said < out[f.session_id]:
+                out[f.session_id] = said
+    return out
+
+
+def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact], out: SlotDecision,
+                retold: dict[str, Said], zone: tzinfo | None) -> None:
+    """Close the plan at the first of `outcomes` (in said order) mentioned after it that
+    happened no earlier than the plan was made and may fulfil it (`_may_fulfil`)."""
     outcome = next((f for f in outcomes if f.mentioned_at > plan.mentioned_at
                     and f.earliest >= plan.mentioned_at
-                    and (f.occurred_start is not None
-                         or f.mentioned_at.date() > plan.mentioned_at.date()
-                         or _time_has_come(plan, f.mentioned_at))), None)
+                    and _may_fulfil(plan, f, retold, zone)), None)
     if outcome is not None:
         d.status = "superseded"
         d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)
         out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
 
 
-def _time_has_come(plan: SlotFact, at: datetime) -> bool:
-    """Is `at` inside the period the plan's own time names ("today", "this evening")?"""
-    start, end = plan.occurred_start, plan.occurred_end
-    return start is not None and start <= at and (end is None or at < end)
+def _may_fulfil(plan: SlotFact, outcome: SlotFact, retold: dict[str, Said],
+                zone: tzinfo | None) -> bool:
+    """An outcome with a time of its own is judged by that time. One with none happened at some
+    moment before it was told, so it fulfils the plan only
+    - when told on a later day (the user's) than the plan was made, or once the plan's own time
+      has come: told the day the plan was made ("planning to try on both boots this weekend",
+      then "I just got a new winter coat and boots"), it more likely came before the plan than
+      after ("buying boots today", then "got them!" that evening, does fulfil it); and
+    - not after the plan is told again earlier in its session (a session other than the plan's
+      own): "I'm planning a trip to Chicago soon … I've been to Chicago before, for a funeral"
+      says the trip is still ahead, so the visit is another occasion ("just got back from
+      Hawaii, already planning the next trip" tells the new plan after the outcome: no block).
+    Rounds 66–67 of docs/currency_audit.jsonl: on the LongMemEval chats no round had read
+    before 57, the first removed 10 wrong edges and 4 right ones (all four judged unclear), the
+    second 5 wrong and none right; neither removed an edge of the chats read since round 1."""
+    if outcome.occurred_start is not None:
+        return True
+    at = retold.get(outcome.session_id or "")
+    if (at is not None and outcome.session_id != plan.session_id
+            and at < (outcome.mentioned_at, *outcome.said_order())):
+        return False
+    return (_day(outcome.mentioned_at, zone) > _day(plan.mentioned_at, zone)
+            or (plan.occurred_start is not None and plan.occurred_start <= outcome.mentioned_at))
+
+
+def _day(at: datetime, zone: tzinfo | None) -> date:
+    """The calendar day of `at` in the user's zone (UTC when none is set)."""
+    return (at.astimezone(zone) if zone is not None else at).date()
 
 
 def companion_slots(slots: list[str]) -> list[str]:
@@ -522,7 +552,8 @@ def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecis
             _end_at_first(fav.id, d, _negative(stance, decided), total)
 
 
-def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
+def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDecision,
+                               zone: tzinfo | None = None) -> None:
     """Once made, a plan is often named by its name alone: "signed up for the Chicago marathon",
     then "had to pull out of Chicago". An outcome in the slot of a thing closes the plans whose
     thing is that thing with more words after it ("chicago" → "chicago marathon"), as an outcome
@@ -551,7 +582,8 @@ def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDe
                 if not plan.holds_ahead() or d is None or d.status != "active":
                     continue
                 _close_plan(plan, d, [f for f in outcomes if not f.is_commitment]
-                            if plan.is_commitment else outcomes, total)
+                            if plan.is_commitment else outcomes, total,
+                            _told_ahead([*facts, *plans]), zone)
 
 
 def _names(value: str | None, thing: str) -> bool:
@@ -580,17 +612,18 @@ def _chains(slot: str, facts: list[SlotFact]) -> list[list[SlotFact]]:
     return [c for c in (student, other) if c]
 
 
-def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
-    """Every slot decided, then tied facts closed with the fact they were said with."""
+def decide_slots(by_slot: dict[str, list[SlotFact]], zone: tzinfo | None = None) -> SlotDecision:
+    """Every slot decided, then tied facts closed with the fact they were said with. `zone`:
+    the user's time zone (its days tell a plan's outcomes apart: `_may_fulfil`)."""
     total = SlotDecision()
     for slot, facts in by_slot.items():
         for chain in _chains(slot, facts):
-            d = decide_plan_slot(chain) if "|plan|" in slot else decide_slot(chain)
+            d = decide_plan_slot(chain, zone) if "|plan|" in slot else decide_slot(chain)
             total.facts += d.facts
             total.links += d.links
     _end_disliked_favorites(by_slot, total)
     _general_stance_ends_specific(by_slot, total)
-    _plans_named_by_name_alone(by_slot, total)
+    _plans_named_by_name_alone(by_slot, total, zone)
     decided = {d.id: d for d in total.facts}
     closer = {x.target: x.source for x in total.links if x.type != "CONTRADICTS"}
     for facts in by_slot.values():
@@ -605,6 +638,19 @@ def decide_slots(by_slot: dict[str, list[SlotFact]]) -> SlotDecision:
             total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
                                     anchor.valid_until))
     return total
+
+
+def user_zone(name: Callable[[], str | None], slots: Iterable[str]) -> tzinfo | None:
+    """The user's time zone (`name()` reads it), for deciding `slots`: only plan slots count
+    days (`_may_fulfil`), so it is read only when one is among them. None: UTC (also for a name
+    this Python no longer knows)."""
+    if not any("|plan|" in s for s in slots):
+        return None
+    found = name()
+    try:
+        return read_time_zone(found) if found else None
+    except OutOfBounds:
+        return None
 
 
 def is_retraction(text: str) -> bool:
@@ -653,8 +699,9 @@ def maintain_currency(tx: Any, user_id: str, slots: list[str],
     wanted = slots_with_companions(slots, lambda: store.favorite_slots(tx, user_id),
                                    lambda pairs: store.stance_family(tx, user_id, pairs),
                                    lambda plans: store.plan_family(tx, user_id, plans))
+    zone = user_zone(lambda: store.user_time_zone(tx, user_id), wanted)
     total = decide_slots(store.slot_facts(tx, user_id, wanted, SlotFact,
-                                          anchors=sorted(set(TIED_TO.values()))))
+                                          anchors=sorted(set(TIED_TO.values()))), zone)
     store.apply_decisions(tx, user_id, decided_by, [vars(f) for f in total.facts])
     store.link(tx, user_id, decided_by, [vars(x) for x in total.links])
     return total

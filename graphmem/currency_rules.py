@@ -16,7 +16,8 @@ from before the record cannot clear it: stop older writers before an upgrade's r
 
 The version is a hash of the code that decides — the modules in `SOURCES` (currency, slots, the
 predicate registry, plan keys, name normalising and the calendar words they read, the slot
-records and times of the store) and the queries in `QUERIES` — computed when graphmem is loaded.
+records and times of the store, the user's time zone that plan slots count days in) and the
+queries in `QUERIES` — computed when graphmem is loaded.
 Any edit there (even a comment) is a new version; deciding again when nothing changed costs a
 transaction per user and changes nothing. A migration that moves facts between slots must clear
 the record of the users it touches.
@@ -29,8 +30,9 @@ from fnmatch import fnmatchcase
 from importlib.resources import files
 
 SOURCES = ("currency.py", "slots.py", "predicates.py", "plan_keys.py", "entities.py",
-           "calendar_words.py", "models.py", "store/currency.py", "store/time.py")
-QUERIES = ("currency_*.cypher", "user_slots.cypher")
+           "calendar_words.py", "models.py", "store/currency.py", "store/time.py",
+           "timestamps.py")
+QUERIES = ("currency_*.cypher", "user_slots.cypher", "user_time_zone.cypher")
 
 
 def _digest() -> str:

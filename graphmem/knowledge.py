@@ -8,9 +8,17 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from .currency import TIED_TO, FactDecision, SlotFact, decide_slots, slots_with_companions
+from .currency import (
+    TIED_TO,
+    FactDecision,
+    SlotFact,
+    decide_slots,
+    slots_with_companions,
+    user_zone,
+)
 from .db import Graph
 from .store import currency as store
+from .store import sessions as store_sessions
 
 
 def aware(value: datetime) -> datetime:
@@ -44,7 +52,8 @@ def decisions_known_at(graph: Graph, user_id: str, slots: Iterable[str | None],
         lambda plans: store.plan_family_known_at(graph, user_id, plans, known_at))
     by_slot = store.slot_facts_known_at(graph, user_id, slots, SlotFact,
                                         sorted(set(TIED_TO.values())), known_at)
-    decided = {d.id: d for d in decide_slots(by_slot).facts}
+    zone = user_zone(lambda: store_sessions.user_time_zone(graph, user_id), by_slot)
+    decided = {d.id: d for d in decide_slots(by_slot, zone).facts}
     # An LLM-decided edge (a relation judge at ingest) closes its fact over what the rules
     # decide, as currency_overlay does at ingest: the edges from facts known by then.
     closed = store.judged_closings_known_at(graph, user_id, sorted(decided), known_at)

@@ -46,6 +46,8 @@ class SlotFactRecord:
     # The session that told it: a plan told again in an outcome's session says the thing is
     # still ahead (`currency.decide_plan_slot`).
     session_id: str | None = None
+    # Where its statement (support) ends in the turn: orders two facts read from one clause.
+    span_end: int = 0
 
 
 R = TypeVar("R", bound=SlotFactRecord)
@@ -83,6 +85,12 @@ class Anchor:
     mentioned_at: datetime
 
 
+def user_time_zone(tx: Any, user_id: str) -> str | None:
+    """The user's IANA time zone name (None: UTC), inside the caller's transaction."""
+    found = rows(tx, "user_time_zone", user_id=user_id)
+    return found[0]["time_zone"] if found else None
+
+
 def correction_anchors(tx: Any, user_id: str, at: datetime, limit: int = 200) -> list[Anchor]:
     """The user's held asserted facts said no later than `at`, latest first, inside the caller's
     transaction (so the facts of the session being written are among them)."""
@@ -106,7 +114,8 @@ def _by_slot(found: list[dict[str, Any]], kind: type[R]) -> dict[str, list[R]]:
             modality=row["modality"], mentioned_at=mentioned_at,
             occurred_start=utc_native(row["occurred_start"]),
             occurred_end=utc_native(row["occurred_end"]), turn_idx=row["turn_idx"] or 0,
-            span_start=row["span_start"] or 0, retraction=bool(row["retraction"]),
+            span_start=row["span_start"] or 0, span_end=row["span_end"] or 0,
+            retraction=bool(row["retraction"]),
             tied_to=row["tied_to"], heard_at=utc_native(row["heard_at"]),
             mention=bool(row["mention"]), by_model=row["by_model"],
             session_id=row["session_id"]))

@@ -1,6 +1,7 @@
 import itertools
 from dataclasses import replace
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from graphmem.currency import (
     SlotFact,
@@ -715,10 +716,28 @@ def test_a_plan_told_again_beside_an_outcome_stays_ahead():
     # a thought in the outcome's session plans nothing: the outcome fulfils the plan
     thought = replace(again, modality="hypothetical")
     assert by_id(decide_plan_slot([plan, thought, before]))["p"].status == "superseded"
+    # "just got back from Chicago, already planning the next trip": the new plan comes after
+    first = replace(before, turn_idx=0)
+    after = replace(again, turn_idx=1)
+    assert by_id(decide_plan_slot([plan, after, first]))["p"].status == "superseded"
+    # an outcome with a time of its own is judged by it ("ran it last month")
+    timed = replace(before, occurred_start=dt(2, 10), occurred_end=dt(2, 11))
+    assert by_id(decide_plan_slot([plan, again, timed]))["p"].status == "superseded"
     # an outcome of a later session closes both tellings
     done = SlotFact("d", "returned_from", "Chicago", "asserted", dt(4, 2), session_id="s3")
     f = by_id(decide_plan_slot([plan, again, before, done]))
     assert f["p"].status == f["a"].status == "superseded"
+
+
+def test_a_plan_told_again_keeps_a_longer_plan_ahead_too():
+    # a marathon planned, then "planning a trip to Chicago … I've been to Chicago before"
+    marathon = SlotFact("m", "plans", "run the Chicago marathon", "planned", dt(2, 1),
+                        session_id="s1")
+    trip = SlotFact("t", "plans", "a trip to Chicago", "planned", dt(2, 20), session_id="s2")
+    been = SlotFact("b", "went_to", "Chicago", "asserted", dt(2, 20), turn_idx=1,
+                    session_id="s2")
+    d = decide_slots({"user|plan|chicago marathon": [marathon], "user|plan|chicago": [trip, been]})
+    assert by_id(d)["m"].status == "active" and d.links == []
 
 
 def test_an_outcome_without_a_time_told_the_day_the_plan_was_made_fulfils_nothing():
@@ -733,8 +752,39 @@ def test_an_outcome_without_a_time_told_the_day_the_plan_was_made_fulfils_nothin
     # told on a later day, with no time, as before
     later = replace(evening, mentioned_at=dt(5, 27))
     assert by_id(decide_plan_slot([plan, later]))["p"].status == "superseded"
-    # a plan for today is fulfilled by "got them!" that evening; one for the weekend is not
+    # once the plan's own time has come: "buying them today", or "in two hours" (10–11 am)
+    # and told that evening; a plan for the weekend is not fulfilled on the Friday
     today = replace(plan, occurred_start=dt(5, 24), occurred_end=dt(5, 25))
     assert by_id(decide_plan_slot([today, evening]))["p"].status == "superseded"
+    soon = replace(plan, occurred_start=morning.replace(hour=11),
+                   occurred_end=morning.replace(hour=12))
+    assert by_id(decide_plan_slot([soon, evening]))["p"].status == "superseded"
     weekend = replace(plan, occurred_start=dt(5, 25), occurred_end=dt(5, 27))
     assert by_id(decide_plan_slot([weekend, evening]))["p"].status == "active"
+    # one chat whose messages carry their own times: "gym today" at 10, "went!" at 1 pm
+    gym = replace(today, session_id="chat")
+    went = replace(evening, mentioned_at=morning.replace(hour=13), session_id="chat")
+    assert by_id(decide_plan_slot([gym, went]))["p"].status == "superseded"
+
+
+def test_the_plans_day_is_the_users_day():
+    la = ZoneInfo("America/Los_Angeles")
+    # 3 pm and 6 pm in Los Angeles: one day there, two in UTC
+    plan = SlotFact("p", "bought", "boots", "planned", datetime(2024, 5, 24, 22, tzinfo=UTC))
+    told = SlotFact("e", "bought", "boots", "asserted", datetime(2024, 5, 25, 1, tzinfo=UTC))
+    assert by_id(decide_plan_slot([plan, told], la))["p"].status == "active"
+    assert by_id(decide_plan_slot([plan, told]))["p"].status == "superseded"  # UTC
+    assert by_id(decide_slots({"user|plan|boots": [plan, told]}, la))["p"].status == "active"
+
+
+def test_two_values_of_one_clause_are_ordered_by_where_they_end_not_by_their_ids():
+    # "My new favorite restaurant is this tiny Thai spot in Queens called Kru": both values read
+    # from one statement starting at one place; the one said last holds, whatever the ids (made
+    # from the user's id) say
+    for spot_id, kru_id in (("a", "b"), ("b", "a")):
+        spot = SlotFact(spot_id, "favorite_restaurant", "spot", "asserted", dt(2, 23),
+                        span_start=16, span_end=49)
+        kru = SlotFact(kru_id, "favorite_restaurant", "Kru", "asserted", dt(2, 23),
+                       span_start=16, span_end=70)
+        for order in ([spot, kru], [kru, spot]):
+            assert by_id(decide_slot(order))[kru_id].status == "active"
