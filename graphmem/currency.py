@@ -412,7 +412,10 @@ def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact], out: 
     if outcome is not None:
         d.status = "superseded"
         d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)
-        out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+        if not plan.mention:
+            # a plan read in passing (a mention: e.g. a model fact below its sure score) is
+            # closed as any mention is, without an edge: too often a misreading to be a change
+            out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
 
 
 def _may_fulfil(plan: SlotFact, outcome: SlotFact, retold: dict[str, Said],

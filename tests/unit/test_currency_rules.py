@@ -492,6 +492,16 @@ def test_a_later_fact_ends_a_mention_without_an_edge():
     assert d.links == []  # a mention's end claims no change
 
 
+def test_a_plan_read_in_passing_is_closed_by_its_outcome_without_an_edge():
+    # a plan kept as a mention (the model unsure of it) is closed as any mention is
+    plan = replace(SlotFact("p", "traveled_to", "Boston", "planned", dt(3, 1)), mention=True)
+    done = SlotFact("d", "traveled_to", "Boston", "asserted", dt(5, 2))
+    d = decide_plan_slot([plan, done])
+    f = by_id(d)
+    assert f["p"].status == "superseded" and f["p"].valid_until == dt(5, 2)
+    assert f["d"].status == "active" and d.links == []
+
+
 def test_a_mention_ends_nothing_and_waits_for_the_next_fact():
     d = decide_slot([fact("a", "occupation", "nurse", dt(1)),
                      mention("m", "occupation", "process", dt(2)),
