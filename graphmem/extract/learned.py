@@ -29,6 +29,15 @@ PAST_OF = {"lives_in": "lived_in", "works_at": "worked_at", "studies_at": "studi
 _ROLE_TYPE = {"place": ("location", "place"), "organisation": ("object", "organization"),
               "person": ("object", "person"), "pet": ("object", "pet")}
 MIN_SCORE = 0.5  # a fact whose least sure value token is below this is not proposed
+# A fact the model is less sure of than this (its least sure value token) decides no slot: it is
+# kept as a mention (stored and found; it ends nothing, closes no plan, and a fact of its slot
+# told later ends it), and so are the states its event brings ("sold" → owns, stops). The score
+# at which F0.5 (precision weighted over recall) of the shipped weights' facts peaks on the first
+# half of the held-out batches, the second half beside it (`python -m
+# graphmem.extract.model.calibrate`; tests/unit/test_extract_model.py checks it against the
+# weights): on the edge audit the wrong edges of the model's facts came mostly from facts it was
+# unsure of (docs/bench/2026-12-06-sure-score-new-weights.md).
+SURE_SCORE = 0.90
 
 
 def _subject(tagged: Any) -> str:
@@ -210,13 +219,14 @@ class ModelExtractor:
 
     reads_context = False
 
-    def __init__(self, tagger: Any = None, min_score: float = MIN_SCORE):
+    def __init__(self, tagger: Any = None, min_score: float = MIN_SCORE,
+                 sure_score: float = SURE_SCORE):
         if tagger is None:
             from .model.infer import ModelTagger  # deferred: onnxruntime loads the weights
 
             tagger = ModelTagger()
         self.tagger = tagger
-        self.min_score = min_score
+        self.min_score, self.sure_score = min_score, sure_score
         self.name = f"model:{tagger.version}"
         # a piece's text → the candidates of each time it was prepared, in order (one sentence
         # said in two turns is read in the context of each)
@@ -251,6 +261,8 @@ class ModelExtractor:
                 continue
             cand = to_candidate(t, text, self.tagger.version, times)
             if cand is not None:
+                if t.score < self.sure_score:
+                    cand.competes = False
                 made.append((t, cand))
         _unsure_counts(text, made)
         earlier = _not_this_occasion(text, made)

@@ -11,7 +11,7 @@ from graphmem import predicates as registry
 from graphmem.extract import OfflineExtractor
 from graphmem.extract.base import extract_in_turn, with_brought
 from graphmem.extract.corpus import Span
-from graphmem.extract.learned import HybridExtractor, ModelExtractor, to_candidate
+from graphmem.extract.learned import SURE_SCORE, HybridExtractor, ModelExtractor, to_candidate
 from graphmem.models import FactCandidate
 
 
@@ -285,6 +285,28 @@ def test_only_some_model_states_take_part_in_currency():
     c = cand(t, predicate="lives_in", value=span(t, "Hull"), change="starts", subject="sibling",
              subject_span=Span(-15, -1, "My sister Ines"))
     assert c.competes and c.subject == "Ines"
+
+
+def test_a_fact_the_model_is_unsure_of_decides_no_slot_nor_does_what_its_event_brings():
+    """Below `SURE_SCORE` a model fact is kept, as a mention: it ends nothing and closes no plan;
+    the state its event brings is a mention with it ("sold" read from "an estate sale")."""
+    def made(text, score, *facts):
+        tagger = FakeTagger({text: [Tagged(p, span(text, w), ch, score=score) for p, w, ch in facts]})
+        return [(c.predicate, c.modality, c.competes)
+                for c in extract_in_turn(ModelExtractor(tagger), text, "user", "")]
+
+    sold = "sold the van on sunday"
+    assert made(sold, SURE_SCORE, ("sold", "van", "done")) == [
+        ("sold", "asserted", True), ("owns", "negated", True)]
+    assert made(sold, SURE_SCORE - 0.01, ("sold", "van", "done")) == [
+        ("sold", "asserted", False), ("owns", "negated", False)]
+    moved = "moved to Leeds last week"
+    assert made(moved, 0.97, ("lives_in", "Leeds", "starts")) == [("lives_in", "asserted", True)]
+    assert made(moved, 0.6, ("lives_in", "Leeds", "starts")) == [("lives_in", "asserted", False)]
+    # the floor is the extractor's to set: 0 lets every proposed fact decide as before
+    tagger = FakeTagger({moved: [Tagged("lives_in", span(moved, "Leeds"), "starts", score=0.6)]})
+    assert [c.competes for c in ModelExtractor(tagger, sure_score=0.0).extract(moved, "user")] \
+        == [True]
 
 
 def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():

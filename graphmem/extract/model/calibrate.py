@@ -3,12 +3,12 @@ score, on two halves of the corpus's held-out batches.
 
 A fact the tagger proposes has a score (its least sure value token's probability); the learned
 extractor drops facts below `learned.MIN_SCORE`. A higher floor for the facts that decide a slot
-(the rest kept as mentions) would trade recall for precision; this prints the trade on one half
+(the rest kept as mentions) trades recall for precision; this prints the trade on one half
 of the held-out batches (alternate batches in name order) with the other half beside it, and the
 score at which the first half's F0.5 (precision weighted over recall) peaks. A fact counts as
 right when its predicate, change and subject are the gold fact's and its value overlaps the gold
-value (each gold fact matched once). Measured, not used by ingest
-(docs/bench/2026-12-06-corpus-rules-17-19-sure-facts.md):
+value (each gold fact matched once). The peak is `learned.SURE_SCORE`, below which a model fact
+decides no slot (docs/bench/2026-12-06-sure-score-new-weights.md; a test checks they agree):
 
     python -m graphmem.extract.model.calibrate [--weights DIR]
 """
