@@ -506,16 +506,17 @@ def _negative(facts: list[SlotFact], decided: dict[str, FactDecision]) -> list[S
             and f.id in decided and decided[f.id].status != "invalid"]
 
 
-def _end_at_first(fact_id: str, d: FactDecision, against: list[SlotFact],
+def _end_at_first(fact: SlotFact, d: FactDecision, against: list[SlotFact],
                   total: SlotDecision) -> None:
     """Supersede a decided fact at the first of `against` that takes effect after it began,
-    unless it had already ended by then."""
+    unless it had already ended by then; a mention is ended without an edge, as in its slot."""
     first = min((f for f in against if f.effective > d.valid_from), key=lambda f: f.effective,
                 default=None)
     if first is None or (d.valid_until is not None and d.valid_until <= first.effective):
         return
     d.status, d.valid_until = "superseded", first.effective
-    total.links.append(Link(first.id, fact_id, "SUPERSEDES", first.effective))
+    if not fact.mention:
+        total.links.append(Link(first.id, fact.id, "SUPERSEDES", first.effective))
 
 
 def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
@@ -536,7 +537,7 @@ def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
             for fact in facts:
                 d = decided.get(fact.id)
                 if d is not None and d.status != "invalid" and fact.state() == "+":
-                    _end_at_first(fact.id, d, against, total)
+                    _end_at_first(fact, d, against, total)
 
 
 def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecision) -> None:
@@ -553,7 +554,7 @@ def _end_disliked_favorites(by_slot: dict[str, list[SlotFact]], total: SlotDecis
             if d is None or fav.modality != "asserted" or not fav.value or d.status == "invalid":
                 continue
             stance = by_slot.get(f"{subject}|stance|{normalise_name(fav.value)}", [])
-            _end_at_first(fav.id, d, _negative(stance, decided), total)
+            _end_at_first(fav, d, _negative(stance, decided), total)
 
 
 def _plans_named_by_name_alone(by_slot: dict[str, list[SlotFact]], total: SlotDecision,
@@ -639,8 +640,9 @@ def decide_slots(by_slot: dict[str, list[SlotFact]], zone: tzinfo | None = None)
                     or anchor.valid_until <= mine.valid_from or fact.tied_to not in closer):
                 continue
             mine.status, mine.valid_until = "superseded", anchor.valid_until
-            total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
-                                    anchor.valid_until))
+            if not fact.mention:  # a mention is ended without an edge
+                total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
+                                        anchor.valid_until))
     return total
 
 

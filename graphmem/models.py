@@ -135,3 +135,6 @@ class FactCandidate:
     # a later fact of its slot ends it, but it ends nothing, since on real chats such a state is
     # too often a value read from pasted text or a passing noun to replace what was told.
     competes: bool = True
+    # True: the extractor was unsure of it (the learned tagger below its sure score): it does not
+    # compete, and the hybrid keeps the rules' reading of its predicate in that piece. Not stored.
+    doubtful: bool = False

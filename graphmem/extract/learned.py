@@ -262,7 +262,7 @@ class ModelExtractor:
             cand = to_candidate(t, text, self.tagger.version, times)
             if cand is not None:
                 if t.score < self.sure_score:
-                    cand.competes = False
+                    cand.competes, cand.doubtful = False, True
                 made.append((t, cand))
         _unsure_counts(text, made)
         earlier = _not_this_occasion(text, made)
@@ -283,8 +283,10 @@ def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
     just 2": which is the total is not the model's to say), or a number said as a part or a
     change ("2 more cats")."""
     def is_count(c: FactCandidate) -> bool:
+        # a number the model is unsure of is still a second number for the count
         entry = registry.lookup(c.predicate)
-        return c.competes and entry is not None and entry.cardinality is registry.Cardinality.COUNT
+        return ((c.competes or c.doubtful) and entry is not None
+                and entry.cardinality is registry.Cardinality.COUNT)
     counts = [(t, c) for t, c in made if is_count(c)]
     slots = Counter((c.subject, c.predicate) for _t, c in counts)
     for t, c in counts:
@@ -379,8 +381,13 @@ class HybridExtractor:
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)
+        modelled = self.model.extract(text, role)
         if _reads(role) and self.model_reads:
-            ruled = [c for c in ruled if _canonical(c.predicate) not in self.model_reads]
+            # the model's reading alone, except of a predicate it read here unsure of itself
+            # ("I finally visited Rome", the model at .6): there the rules' exact reading stands
+            unsure = {_canonical(c.predicate) for c in modelled if c.doubtful}
+            ruled = [c for c in ruled if _canonical(c.predicate) not in self.model_reads
+                     or _canonical(c.predicate) in unsure]
         read = {_canonical(c.predicate) for c in ruled if not _ends(c)}
         # a slot the rules read only as ended ("I left St Thomas' in Feb"): the model's new
         # value in it is no second reading of theirs ("I'm at the Royal Marsden now")
@@ -391,7 +398,7 @@ class HybridExtractor:
         # the model ("consumes soda", starts)
         stanced = {slug(c.value or "") for c in ruled if _stance(c.predicate)}
         out = list(ruled)
-        for cand in self.model.extract(text, role):
+        for cand in modelled:
             slot = _canonical(cand.predicate)
             if slot in read or (slot in ended_slots and (
                     cand.modality == "negated" or (slot, slug(cand.value or "")) in ended)):

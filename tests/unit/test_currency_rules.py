@@ -435,6 +435,10 @@ def test_a_favourite_ends_when_its_value_is_disliked_later():
     got = by_id(decide_slots({"user|favorite_food": [fav], "user|stance|sushi": [like],
                               "user|stance|ramen": [other]}))
     assert got["f"].status == "active"
+    # a favourite read in passing (a mention) is ended by the dislike without an edge
+    passing = replace(fav, mention=True)
+    d = decide_slots({"user|favorite_food": [passing], "user|stance|sushi": [hate]})
+    assert by_id(d)["f"].status == "superseded" and d.links == []
 
 
 def test_value_companions_bring_each_favourite_and_its_stance():

@@ -29,7 +29,7 @@ class Tagged:
     key: Span | None = None
     time: Span | None = None
     subject_span: Span | None = None
-    score: float = 0.9
+    score: float = 0.99
 
 
 class FakeTagger:
@@ -190,6 +190,11 @@ def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
     ).extract(t, "user")] == [("lived_in", "rule:")]
     rules_alone = OfflineExtractor().extract(t, "assistant")
     assert len(hybrid.extract(t, "assistant")) == len(rules_alone)
+    # where the model is unsure of its reading (below its sure score), the rules' reading stands
+    unsure = FakeTagger({t: [Tagged("lives_in", span(t, "Hull"), "done", score=0.6)]})
+    assert [(c.predicate, c.extracted_by[:5], c.competes) for c in HybridExtractor(
+        OfflineExtractor(), ModelExtractor(unsure), model_reads=frozenset({"lives_in"})
+    ).extract(t, "user")] == [("lived_in", "rule:", True)]
 
 
 def test_a_thing_the_rules_read_a_stance_on_takes_no_second_stance_from_the_model():
@@ -321,6 +326,13 @@ def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():
     assert counts("adopted another 2 hens", ("2", "hens")) == {"2": False}
     assert counts("I don't have 3 cats, just 2", ("3", "cats"), ("2", "cats")) == {
         "3": False, "2": False}
+    # a number the model is unsure of is still a second number for the count
+    t = "I don't have 3 cats, just 2"
+    tagger = FakeTagger({t: [Tagged("owns_count", span(t, "3"), "ongoing", key=span(t, "cats")),
+                             Tagged("owns_count", Span(t.rindex("2"), t.rindex("2") + 1, "2"),
+                                    "ongoing", key=span(t, "cats"), score=0.6)]})
+    assert {c.value: c.competes for c in ModelExtractor(tagger).extract(t, "user")
+            if c.predicate.startswith("owns_count")} == {"3": False, "2": False}
 
 
 def test_a_slot_the_rules_read_as_ended_takes_the_models_new_value():
