@@ -412,10 +412,15 @@ def _close_plan(plan: SlotFact, d: FactDecision, outcomes: list[SlotFact], out: 
     if outcome is not None:
         d.status = "superseded"
         d.valid_until = max(min(outcome.earliest, outcome.mentioned_at), d.valid_from)
-        if not plan.mention:
-            # a plan read in passing (a mention: e.g. a model fact below its sure score) is
-            # closed as any mention is, without an edge: too often a misreading to be a change
-            out.links.append(Link(outcome.id, plan.id, "SUPERSEDES", d.valid_until))
+        _superseded_by(out.links, outcome.id, plan, d.valid_until)
+
+
+def _superseded_by(links: list[Link], source: str, ended: SlotFact, at: datetime) -> None:
+    """The SUPERSEDES edge from `source` to the fact it ended, unless that fact was read in
+    passing (a mention, e.g. a model fact below its sure score): a mention is ended without an
+    edge, too often a misreading for its end to be a change the user made."""
+    if not ended.mention:
+        links.append(Link(source, ended.id, "SUPERSEDES", at))
 
 
 def _may_fulfil(plan: SlotFact, outcome: SlotFact, retold: dict[str, Said],
@@ -515,8 +520,7 @@ def _end_at_first(fact: SlotFact, d: FactDecision, against: list[SlotFact],
     if first is None or (d.valid_until is not None and d.valid_until <= first.effective):
         return
     d.status, d.valid_until = "superseded", first.effective
-    if not fact.mention:
-        total.links.append(Link(first.id, fact.id, "SUPERSEDES", first.effective))
+    _superseded_by(total.links, first.id, fact, first.effective)
 
 
 def _general_stance_ends_specific(by_slot: dict[str, list[SlotFact]],
@@ -640,9 +644,7 @@ def decide_slots(by_slot: dict[str, list[SlotFact]], zone: tzinfo | None = None)
                     or anchor.valid_until <= mine.valid_from or fact.tied_to not in closer):
                 continue
             mine.status, mine.valid_until = "superseded", anchor.valid_until
-            if not fact.mention:  # a mention is ended without an edge
-                total.links.append(Link(closer[fact.tied_to], fact.id, "SUPERSEDES",
-                                        anchor.valid_until))
+            _superseded_by(total.links, closer[fact.tied_to], fact, anchor.valid_until)
     return total
 
 
