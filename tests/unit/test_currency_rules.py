@@ -506,6 +506,18 @@ def test_a_plan_read_in_passing_is_closed_by_its_outcome_without_an_edge():
     assert f["d"].status == "active" and d.links == []
 
 
+def test_a_plan_only_supposed_is_closed_by_its_outcome_without_an_edge():
+    # "thinking of getting a Paris Museum Pass", later "Paris": the thought is over, but the
+    # outcome claims no change the user made; a plan made is fulfilled with its edge
+    thought = SlotFact("h", "plans", "purchasing a Paris Museum Pass", "hypothetical", dt(3, 1))
+    made = SlotFact("p", "plans", "a trip to Paris", "planned", dt(3, 2))
+    done = SlotFact("d", "traveled_to", "Paris", "asserted", dt(5, 2))
+    d = decide_plan_slot([thought, made, done])
+    f = by_id(d)
+    assert f["h"].status == f["p"].status == "superseded"
+    assert [(x.source, x.target, x.type) for x in d.links] == [("d", "p", "SUPERSEDES")]
+
+
 def test_a_mention_ends_nothing_and_waits_for_the_next_fact():
     d = decide_slot([fact("a", "occupation", "nurse", dt(1)),
                      mention("m", "occupation", "process", dt(2)),
