@@ -1,6 +1,7 @@
 // Stored facts that might compete with each new fact of a session, for the relation judge:
 // same subject and predicate, a shared entity, or a close embedding. Facts in the new fact's own
-// rule slot are left out (the slot rules decide those), and so are non-stated modalities.
+// rule slot are left out (the slot rules decide those), and so are non-stated modalities and
+// facts kept as mentions (read in passing: they end nothing, FactEvent.mention).
 UNWIND $facts AS row
 CALL (row) {
   MATCH (c:FactEvent {user_id: $user_id, predicate: row.predicate})
@@ -22,7 +23,8 @@ CALL (row) {
   ORDER BY score DESC LIMIT $per_way
 }
 WITH row, c, max(score) AS score
-WHERE c.id <> row.id AND (row.slot IS NULL OR c.slot IS NULL OR c.slot <> row.slot)
+WHERE c.id <> row.id AND NOT coalesce(c.mention, false)
+  AND (row.slot IS NULL OR c.slot IS NULL OR c.slot <> row.slot)
 WITH row, c ORDER BY score DESC, c.mentioned_at DESC
 WITH row, collect(c)[..$limit] AS found
 UNWIND found AS c

@@ -161,7 +161,10 @@ class Ingestor:
         judge, opts = self.options.relation_judge, self.options
         if judge is None or not opts.currency:
             return
-        new = [f for f in plan.facts if f["modality"] in RELATABLE_MODALITIES]
+        # Not a fact read in passing (a mention): it ends nothing and its end claims no change
+        # (currency._superseded_by), whoever would decide it; stored mentions are not offered.
+        new = [f for f in plan.facts
+               if f["modality"] in RELATABLE_MODALITIES and not f.get("mention")]
         if not new:
             return
         entity_ids: dict[str, list[str]] = {}

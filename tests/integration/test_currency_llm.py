@@ -2,6 +2,7 @@
 relation, the code fixes direction and intervals, the edge records who decided."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -224,3 +225,28 @@ def test_a_later_rules_decision_keeps_what_the_llm_closed(graph, user_id, llm_st
     assert ("The user left Acme.", "SUPERSEDES", "The user works at Acme.", "llm:stub-model",
             dt(2024, 2, 1)) in edges
     assert facts["The user works at Acme (again)."][0] == "active"
+
+
+def test_a_fact_read_in_passing_is_neither_asked_about_nor_offered(graph, user_id, llm_stub):
+    """A mention (a state the learned extractor read in passing) ends nothing and is ended
+    without an edge by the rules; the relation judge is not asked to end it either, nor is a
+    new mention asked about."""
+    passing = {t: replace(FACTS[t], competes=False) for t in (
+        "I work as a junior analyst.", "I'm training for the Boston Marathon.")}
+
+    class Passing(ScriptedExtractor):
+        def extract(self, text, role):
+            return [passing.get(text, FACTS.get(text))] if role == "user" and text in FACTS else []
+
+    for _ in range(4):
+        llm_stub.push(_judge_reply())
+    judge = LLMRelationJudge(LLMClient(llm_stub.config(max_retries=0)))
+    Memory(graph, extractor=Passing(), embedder=FakeVectors(),
+           options=IngestOptions(relation_judge=judge)).ingest([_transcript(user_id)])
+    facts, edges = _state(graph, user_id)
+    asked = _asked_pairs(llm_stub)
+    assert not any("The user works as a junior analyst." in pair for pair in asked)
+    assert not any("The user is training for the Boston Marathon." in pair for pair in asked)
+    assert facts["The user works as a junior analyst."][0] == "active"
+    assert facts["The user is training for the Boston Marathon."][0] == "active"
+    assert not any(by != "rules" for *_, by, _at in edges)
