@@ -250,3 +250,33 @@ def test_a_fact_read_in_passing_is_neither_asked_about_nor_offered(graph, user_i
     assert facts["The user works as a junior analyst."][0] == "active"
     assert facts["The user is training for the Boston Marathon."][0] == "active"
     assert not any(by != "rules" for *_, by, _at in edges)
+
+
+def test_mentions_take_no_stated_candidate_s_place(graph, user_id, llm_stub):
+    """Mentions are left out in each way before its limit (four per way by default): five newer
+    mentions of the predicate do not push the stated fact out of the judge's candidates."""
+    said = {f"I was reading up on role {n}.": replace(FactCandidate(
+        "attribute", "learning", f"The user reads about role {n}.", f"reading up on role {n}",
+        value=f"role {n}"), competes=False) for n in range(5)}
+
+    class Passing(ScriptedExtractor):
+        def extract(self, text, role):
+            if role != "user":
+                return []
+            return [said[text]] if text in said else [FACTS[text]] if text in FACTS else []
+
+    for _ in range(8):
+        llm_stub.push(_judge_reply())
+    judge = LLMRelationJudge(LLMClient(llm_stub.config(max_retries=0)))
+    days = [("s1", dt(2024, 1, 10), ["I work as a junior analyst."])]
+    days += [(f"m{n}", dt(2024, 1, 11 + n), [t]) for n, t in enumerate(said)]
+    days += [("s2", dt(2024, 2, 1), ["I got promoted to senior analyst."])]
+    Memory(graph, extractor=Passing(), embedder=FakeVectors(),
+           options=IngestOptions(relation_judge=judge)).ingest([Transcript(user_id, [
+               SessionRecord(sid, when, [TurnRecord("user", t) for t in texts])
+               for sid, when, texts in days])])
+    asked = _asked_pairs(llm_stub)
+    assert {"The user works as a junior analyst.", "The user is a senior analyst."} in asked
+    assert not any(p & {f"The user reads about role {n}." for n in range(5)} for p in asked)
+    facts, _ = _state(graph, user_id)
+    assert facts["The user works as a junior analyst."][0] == "superseded"
