@@ -20,7 +20,7 @@ ALL_STEPS = SCORE_STEPS + ORDER_STEPS
 # and fused with it (retrieval/feedback.py). A configuration lists the passes it runs.
 PASSES = ("feedback",)
 # Switches of a config turned on or off by name like a step ("fused-with-mention_heads").
-SWITCHES = ("mention_heads", "deep_heads")  # each a bool field of RetrievalConfig
+SWITCHES = ("mention_heads", "deep_heads", "speaker_heads")  # each a bool field of RetrievalConfig
 # Off by default: coverage (docs/bench/2026-12-01-whole-turns-coverage.md); context_once (issue
 # 34, docs/bench/2026-12-06-spread-evidence-steps.md), which `fused` runs (with deep_heads).
 OFF_BY_DEFAULT = ("coverage", "context_once")
@@ -72,6 +72,10 @@ class RetrievalConfig:
     # coverage_pool × heads heads for them, its rank decay spread over the deeper list
     # (for_question). coverage_pool (2) was set a priori before; nothing here is fitted.
     deep_heads: bool = False
+    # A question that names one speaker of the user's chats (QueryAnalysis.speaker): the bm25 and
+    # dense tunnels also search that speaker's own turns alone, and what their heads missed joins
+    # as derived hits (tunnels.speaker_hits).
+    speaker_heads: bool = False
     steps: tuple[str, ...] = DEFAULT_STEPS  # the rerank steps, in the order they run
     stale_penalty: float = 0.5  # present-tense questions: turns whose facts are all superseded
     # A question that names one speaker of a two-person chat: the other speaker's words count
@@ -174,9 +178,13 @@ PAPER = RetrievalConfig(name="paper", window_search=False)
 # ("how many", "in total", "both", …) is searched with twice the heads and its turns' neighbour
 # mass counted once per tunnel (deep_heads, context_once): turn recall rose on both halves of
 # LongMemEval dev (.870 → .894) and no LoCoMo category fell (docs/bench/2026-12-06-spread-pair-on.md).
+# A question that names one speaker of the user's chats also searches that speaker's own turns
+# (speaker_heads): LoCoMo recall@10 .744 → .763 (rules' users), .756 → .769 (hybrid), both halves
+# of the conversations up, LongMemEval (one speaker) unchanged
+# (docs/bench/2026-12-07-speaker-heads.md).
 FUSED = RetrievalConfig(name="fused", tunnels=("bm25", "dense"),
                         strong_tunnels=("bm25", "dense"), per_head=3, theta=0.95,
-                        heads=20, rank_decay=0.8, deep_heads=True,
+                        heads=20, rank_decay=0.8, deep_heads=True, speaker_heads=True,
                         steps=("context_once", *DEFAULT_STEPS))
 
 PRESETS: dict[str, RetrievalConfig] = {
@@ -184,7 +192,7 @@ PRESETS: dict[str, RetrievalConfig] = {
     # The default until 2026-12-05, named so every door offers it (as it was: without the
     # spread-evidence pair `fused` runs since 2026-12-06).
     "fused-with-graph": replace(FUSED, name="fused-with-graph", tunnels=TUNNELS,
-                                deep_heads=False, steps=DEFAULT_STEPS),
+                                deep_heads=False, speaker_heads=False, steps=DEFAULT_STEPS),
     "paper": PAPER,
     "graph": RetrievalConfig(name="graph", tunnels=("graph",)),
     "bm25": RetrievalConfig(name="bm25", tunnels=("bm25",)),

@@ -111,16 +111,39 @@ def bm25_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfi
                                user_id)
     if lucene is None:
         return {}
-    return {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
-                                    heads=_fetch(q, cfg), known_at=q.known_at,
-                                    mentions=cfg.mention_heads)}
+    reads = {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
+                                     heads=_fetch(q, cfg), known_at=q.known_at,
+                                     mentions=cfg.mention_heads)}
+    if _speaker_heads(q, cfg):
+        reads["bm25_speaker"] = store.speaker_bm25_read(
+            user_id, lucene, q.speaker or "", limit=_fulltext_limit(user_id, cfg),
+            heads=_fetch(q, cfg), known_at=q.known_at)
+    return reads
 
 
 def bm25_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
               cfg: RetrievalConfig) -> list[Hit]:
     if "bm25" not in found:
         return []
-    return _expand("bm25", found["bm25"], user_id, cfg, _coverage(q, cfg))
+    hits = _expand("bm25", found["bm25"], user_id, cfg, _coverage(q, cfg))
+    return hits + speaker_hits("bm25", hits, found.get("bm25_speaker"), user_id, q, cfg)
+
+
+def _speaker_heads(q: QueryAnalysis, cfg: RetrievalConfig) -> bool:
+    return cfg.speaker_heads and q.speaker is not None
+
+
+def speaker_hits(tunnel: str, hits: list[Hit], rows: list[dict[str, Any]] | None, user_id: str,
+                 q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
+    """The named speaker's own turns that the tunnel's heads missed, as derived hits: a question
+    about one person is answered in their own words (the other speaker's count half, the step
+    other_speaker), and among all the user's turns a turn of theirs worded unlike the question
+    ranks below the heads; among their turns alone it is nearer the top."""
+    if not rows:
+        return []
+    seen = {h.id for h in hits if h.direct}
+    return _expand(tunnel, [r for r in rows if r["id"] not in seen], user_id, cfg,
+                   _coverage(q, cfg), head="speaker", direct=False)
 
 
 def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,
@@ -131,6 +154,10 @@ def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     reads = {"dense": store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
                                        min_cosine=cfg.dense_min_cosine, known_at=q.known_at,
                                        mentions=cfg.mention_heads)}
+    if _speaker_heads(q, cfg):
+        reads["dense_speaker"] = store.speaker_dense_read(
+            graph, user_id, embedding, q.speaker or "", heads=_fetch(q, cfg),
+            min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
     window = _search_window(q) if cfg.window_search else None
     if window is not None:
         # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was
@@ -148,6 +175,7 @@ def dense_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAna
     if "dense" not in found:
         return []
     hits = _expand("dense", found["dense"], user_id, cfg, _coverage(q, cfg))
+    hits += speaker_hits("dense", hits, found.get("dense_speaker"), user_id, q, cfg)
     if "window" not in found:
         return hits
     # The window's nearest come as derived hits (the search found them by the window, not by

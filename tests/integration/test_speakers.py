@@ -186,3 +186,72 @@ def test_a_mention_names_no_speaker(graph, user_id, minilm):
     assert {a["speaker"]: a["aliases"] for a in checked} == found
     assert mem.search_full(user_id, "What did Kate make at the pottery class?",
                            k=5).analysis.speaker == "Emi"
+
+
+def _people(*lines):
+    """Turns of a chat between two people, each the user's own (embedded), as LoCoMo's loader
+    gives them."""
+    return [TurnRecord("user", text, speaker=who, source_id=f"D1:{i}")
+            for i, (who, text) in enumerate(lines, start=1)]
+
+
+def _late_reply_chat(graph, user_id, minilm):
+    """Jonas talks pottery at length in one session; Emi's own word on it comes sessions later,
+    worded unlike the question (no "pottery"), far from any of Jonas's turns."""
+    mem = Memory(graph, embedder=minilm)
+    jonas = [("Jonas", "My pottery class made bowls today, I love pottery."),
+             ("Emi", "Nice."),
+             ("Jonas", "Pottery is my favourite thing, the pottery wheel is great."),
+             ("Emi", "Sounds fun."),
+             ("Jonas", "Next pottery class we glaze the pottery.")]
+    filler = [("Emi", f"Walked the dog around the lake, day {i}.") for i in range(8)]
+    emi = [("Jonas", "How was your week?"), *filler,
+           ("Emi", "At class I threw my first mug on the wheel, it is a bit wonky.")]
+    mem.ingest([Transcript(user_id, [SessionRecord("c1", dt(2024, 3, 2), _people(*jonas)),
+                                     SessionRecord("c2", dt(2024, 3, 9), _people(*emi))])])
+    return mem
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_question_about_a_person_also_searches_their_own_turns(graph, user_id, minilm,
+                                                                 monkeypatch, exact):
+    """With one head per tunnel, the heads are Jonas's pottery turns; Emi's own mug, said in
+    another session, becomes a candidate only through the search of her own turns (the
+    speaker_heads switch), as a derived hit of both tunnels; the index path and the exact scan
+    (a server without filtered vector indexes) alike."""
+    from graphmem.retrieval.config import FUSED
+    from graphmem.store import search as store_search
+    if exact:
+        monkeypatch.setattr(store_search, "vector_index_filters", lambda graph: False)
+    mem = _late_reply_chat(graph, user_id, minilm)
+    with graph.session(read_only=True) as s:
+        [mug] = [r["id"] for r in s.run("MATCH (t:Turn {user_id: $u}) WHERE t.text CONTAINS "
+                                         "'mug' RETURN t.id AS id", u=user_id)]
+    question = "What did Emi make in her pottery class?"
+    off = mem.search_full(user_id, question, config=FUSED.with_(heads=1, speaker_heads=False))
+    on = mem.search_full(user_id, question, config=FUSED.with_(heads=1))
+    assert on.analysis.speaker == "Emi"
+    assert mug not in {h.id for h in off.hits} | {e.turn_id for e in off.evidence}
+    assert mug in {e.turn_id for e in on.evidence}
+    found = {(h.tunnel, h.direct) for h in on.hits if h.id == mug and ":speaker:" in h.head}
+    assert found == {("bm25", False), ("dense", False)}
+
+
+def test_the_search_of_a_speaker_s_turns_stays_in_the_user(graph, user_id, minilm):
+    """Another user whose chat has a speaker of the same name, saying the very words asked: none
+    of that user's turns is a hit of the speaker search, nor anywhere in the ranking."""
+    other = f"{user_id}-other"
+    try:
+        _late_reply_chat(graph, other, minilm).ingest([Transcript(other, [SessionRecord(
+            "c9", dt(2024, 3, 20), _people(("Emi", "In my pottery class I made a pottery vase."),
+                                         ("Jonas", "Lovely.")))])])
+        mem = _late_reply_chat(graph, user_id, minilm)
+        with graph.session(read_only=True) as s:
+            theirs = {r["id"] for r in s.run("MATCH (t:Turn {user_id: $u}) RETURN t.id AS id",
+                                             u=other)}
+        res = mem.search_full(user_id, "What did Emi make in her pottery class?")
+        assert theirs and not {h.id for h in res.hits} & theirs
+        assert not {e.turn_id for e in res.evidence} & theirs
+    finally:
+        from graphmem.store.admin import forget_user
+        forget_user(graph, other)
