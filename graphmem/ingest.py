@@ -37,6 +37,8 @@ from .session_plan import (  # noqa: F401 - IngestReport, Made, Rejection, MAX_E
     Rejection,
     SessionPlanner,
     content_hash,
+    extractor_turns,
+    session_pieces,
 )
 from .session_plan import SessionPlan as _Plan
 from .store import currency as store_currency
@@ -107,10 +109,22 @@ class Ingestor:
     # --- planning (pure: no database; see session_plan) -----------------------------------------
 
     def plan_session(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
-                     prev_turn_id: str | None = None) -> _Plan:
-        """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones."""
+                     prev_turn_id: str | None = None, prepared: Any = None) -> _Plan:
+        """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones;
+        `prepared`: the extractor's reading of it (`_plan_sessions`)."""
         return SessionPlanner(self.extractor, self.options.verbose).plan(
-            user_id, session, first_idx=first_idx, prev_turn_id=prev_turn_id)
+            user_id, session, first_idx=first_idx, prev_turn_id=prev_turn_id, prepared=prepared)
+
+    def _plan_sessions(self, user_id: str, sessions: list[SessionRecord]) -> list[_Plan]:
+        """Plan whole sessions of one user; an extractor that reads several sessions at once
+        (`read_sessions`: the learned tagger, whose batches one session's turns do not fill)
+        reads them all first."""
+        read = getattr(self.extractor, "read_sessions", None)
+        if read is None or len(sessions) < 2:
+            return [self.plan_session(user_id, s) for s in sessions]
+        prepared = read([extractor_turns(s, session_pieces(user_id, s)) for s in sessions])
+        return [self.plan_session(user_id, s, prepared=p)
+                for s, p in zip(sessions, prepared, strict=True)]
 
     def _embed(self, plans: list[_Plan]) -> None:
         """One embedding call for many sessions (batching is where the speed is)."""
@@ -328,19 +342,23 @@ class Ingestor:
         twice in one call is recognised here too)."""
         planned: set[tuple[str, str, str]] = set()
         for transcript in transcripts:
+            user_id = transcript.user_id
             sessions = [s for s in transcript.sessions if s.turns]
-            batch = _Batch(transcript.user_id, first=True)
+            batch = _Batch(user_id, first=True)
+            new: list[SessionRecord] = []
             for i, session in enumerate(sessions):
-                key = (transcript.user_id, session.source_id, content_hash(session))
-                if key in planned or self._already_ingested(transcript.user_id, session):
+                key = (user_id, session.source_id, content_hash(session))
+                if key in planned or self._already_ingested(user_id, session):
                     batch.unchanged += 1
                 else:
                     planned.add(key)
-                    batch.plans.append(self.plan_session(transcript.user_id, session))
-                if len(batch.plans) >= self.options.batch_sessions and i < len(sessions) - 1:
+                    new.append(session)
+                if len(new) >= self.options.batch_sessions and i < len(sessions) - 1:
+                    batch.plans = self._plan_sessions(user_id, new)
                     self._embed(batch.plans)
                     yield batch
-                    batch = _Batch(transcript.user_id)
+                    batch, new = _Batch(user_id), []
+            batch.plans = self._plan_sessions(user_id, new)
             if batch.plans:
                 self._embed(batch.plans)
             yield batch

@@ -199,6 +199,21 @@ class _Draft:
                            corrections=self.corrections)
 
 
+def session_pieces(user_id: str, session: SessionRecord, first_idx: int = 1
+                   ) -> list[list[MessagePiece]]:
+    """The pieces of each turn of a session, as far as extraction reads a turn."""
+    return [pieces_of_turn(user_id, stable_id("turn", user_id, session.source_id, k),
+                           rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
+            for k, rec in enumerate(session.turns, start=first_idx)]
+
+
+def extractor_turns(session: SessionRecord, all_pieces: list[list[MessagePiece]]
+                    ) -> list[tuple[str, str, list[tuple[int, int]]]]:
+    """A session as a batching extractor reads it: each turn's text, role and pieces' spans."""
+    return [(rec.text, rec.role, [(p.start, p.end) for p in ps])
+            for rec, ps in zip(session.turns, all_pieces, strict=True)]
+
+
 class SessionPlanner:
     """Plans sessions with one extractor; `verbose` keeps every rejection and fact made."""
 
@@ -207,21 +222,23 @@ class SessionPlanner:
         self.verbose = verbose
 
     def plan(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
-             prev_turn_id: str | None = None) -> SessionPlan:
-        """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones."""
+             prev_turn_id: str | None = None, prepared: Any = None) -> SessionPlan:
+        """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones.
+        `prepared`: the session as a batching extractor's `read_sessions` read it (with others);
+        without it, such an extractor reads the session alone (`prepare`)."""
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
         # Each turn's time phrases resolve in its own local day (the offset it was given); every
         # time is stored as a fixed UTC offset (see store.time.utc_native).
         opened = local(session.started_at, None)
         draft = _Draft(user_id, tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker)))
-        all_pieces = [pieces_of_turn(user_id, stable_id("turn", user_id, session.source_id, k),
-                                     rec.text[:extraction_window(rec.text, MAX_EXTRACT_CHARS)])
-                      for k, rec in enumerate(session.turns, start=first_idx)]
+        all_pieces = session_pieces(user_id, session, first_idx)
+        use = getattr(self.extractor, "use", None)
         prepare = getattr(self.extractor, "prepare", None)
-        if prepare is not None:  # a batching extractor reads the whole session at once
-            prepare([(rec.text, rec.role, [(p.start, p.end) for p in ps])
-                     for rec, ps in zip(session.turns, all_pieces, strict=True)])
+        if prepared is not None and use is not None:  # read with other sessions (read_sessions)
+            use(prepared)
+        elif prepare is not None:  # a batching extractor reads the whole session at once
+            prepare(extractor_turns(session, all_pieces))
         prev_id = prev_turn_id
         for (k, rec), turn_pieces in zip(enumerate(session.turns, start=first_idx), all_pieces,
                                          strict=True):

@@ -38,6 +38,9 @@ MIN_SCORE = 0.5  # a fact whose least sure value token is below this is not prop
 # weights): on the edge audit the wrong edges of the model's facts came mostly from facts it was
 # unsure of (docs/bench/2026-12-06-sure-score-new-weights.md).
 SURE_SCORE = 0.90
+# One session's candidates as the tagger read them, by piece text (one sentence said in two turns
+# is read in the context of each: its readings in order).
+Prepared = dict[str, deque[list[FactCandidate]]]
 
 
 def _subject(tagged: Any) -> str:
@@ -230,19 +233,37 @@ class ModelExtractor:
         self.name = f"model:{tagger.version}"
         # a piece's text → the candidates of each time it was prepared, in order (one sentence
         # said in two turns is read in the context of each)
-        self._ready: dict[str, deque[list[FactCandidate]]] = {}
+        self._ready: Prepared = {}
 
     def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
         """Tag the pieces of every user turn of `turns` — (text, role, the pieces' (start,
         end) in the text) — in batches, each turn's pieces read together (`tag_pieces`)."""
-        self._ready.clear()  # what an earlier session left unread (it failed) is not kept
-        read = [(text, [(s, e) for s, e in spans if text[s:e].strip()])
-                for text, role, spans in turns if _reads(role)]
-        read = [(text, spans) for text, spans in read if spans]
-        for (text, spans), facts in zip(read, self.tagger.tag_pieces(read), strict=True):
-            for (s, e), found in zip(spans, facts, strict=True):
-                piece = text[s:e]
-                self._ready.setdefault(piece, deque()).append(self._candidates(piece, found))
+        self.use(self.read_sessions([turns])[0])
+
+    def read_sessions(self, sessions: Sequence[Sequence[tuple[str, str, Sequence[tuple[int, int]]]]]
+                      ) -> list[Prepared]:
+        """`prepare`'s reading of several sessions in one tagger call (its batches full, not one
+        session's few turns each: half the tagger's time on a chat's sessions); each session's
+        candidates apart, for `use` before it is planned. A text is tagged the same in any
+        batch (per-token int8), so the facts are those `prepare` finds session by session."""
+        read = [[(text, [(s, e) for s, e in spans if text[s:e].strip()])
+                 for text, role, spans in turns if _reads(role)] for turns in sessions]
+        read = [[(text, spans) for text, spans in turns if spans] for turns in read]
+        tagged = iter(self.tagger.tag_pieces([t for turns in read for t in turns]))
+        out: list[Prepared] = []
+        for turns in read:
+            ready: Prepared = {}
+            for text, spans in turns:
+                for (s, e), found in zip(spans, next(tagged), strict=True):
+                    piece = text[s:e]
+                    ready.setdefault(piece, deque()).append(self._candidates(piece, found))
+            out.append(ready)
+        return out
+
+    def use(self, prepared: Prepared) -> None:
+        """Take one session's reading (`read_sessions`) for the `extract` calls that follow;
+        what an earlier session left unread (it failed) is not kept."""
+        self._ready = prepared
 
     def extract(self, text: str, role: str) -> list[FactCandidate]:
         if not _reads(role) or not text.strip():
@@ -378,6 +399,13 @@ class HybridExtractor:
 
     def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
         self.model.prepare(turns)
+
+    def read_sessions(self, sessions: Sequence[Sequence[tuple[str, str, Sequence[tuple[int, int]]]]]
+                      ) -> list[Prepared]:
+        return self.model.read_sessions(sessions)
+
+    def use(self, prepared: Prepared) -> None:
+        self.model.use(prepared)
 
     def extract(self, text: str, role: str, before: str = "") -> list[FactCandidate]:
         ruled = self.rules.extract(text, role, before=before)
