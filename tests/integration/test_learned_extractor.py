@@ -169,3 +169,40 @@ def test_a_session_appended_turn_by_turn_makes_the_facts_of_one_ingest(
     together, one_by_one = _facts(graph, user_id), _facts(graph, other)
     assert len(together) >= 5
     assert together == one_by_one
+
+
+def test_sessions_read_together_make_the_facts_of_sessions_read_one_by_one(graph, new_user,
+                                                                           hybrid):
+    """Ingest hands the tagger a batch of a user's sessions in one call (read_sessions); the
+    facts, their statuses and their edges are those of the sessions read one at a time (a batch
+    of one session: `prepare`), one sentence said in two sessions included."""
+    from graphmem.ingest import IngestOptions
+
+    sessions = [
+        SessionRecord("s1", _at(2026, 1, 5), [
+            TurnRecord("user", "My sister Ines is a nurse. She moved to Hull."),
+            TurnRecord("assistant", "That's a big move! How is she finding it?"),
+            TurnRecord("user", "I work at Pellham Foods as a buyer.")]),
+        SessionRecord("s2", _at(2026, 2, 2), [
+            TurnRecord("user", "We love the coast. She moved to Hull."),
+            TurnRecord("user", "handed in my notice at Pellham Foods")]),
+        SessionRecord("s3", _at(2026, 2, 7), [
+            TurnRecord("user", "I start at Brightwell on Monday, and we adopted a rescue cat "
+                               "yesterday")]),
+    ]
+    found = []
+    for batch in (256, 1):
+        uid = new_user()
+        Memory(graph, extractor=hybrid, embedder=FakeVectors(),
+               options=IngestOptions(batch_sessions=batch)).ingest([Transcript(uid, sessions)])
+        with graph.session(read_only=True) as s:
+            facts = sorted(tuple(map(str, r.values())) for r in s.run(
+                "MATCH (f:FactEvent {user_id: $u}) MATCH (t:Turn {id: f.turn_id}) RETURN "
+                "t.idx AS idx, t.session_source_id AS sid, f.predicate AS p, f.value AS v, "
+                "f.status AS st, f.subject AS subj, f.extracted_by AS by", u=uid))
+            edges = sorted(tuple(r.values()) for r in s.run(
+                "MATCH (a:FactEvent {user_id: $u})-[r:SUPERSEDES|UPDATES]->(b) "
+                "RETURN type(r), a.value, b.value", u=uid))
+        found.append((facts, edges))
+    assert found[0][0] and any("model:" in f[-1] for f in found[0][0])
+    assert found[0] == found[1]

@@ -137,6 +137,26 @@ def test_the_model_extractor_reads_each_piece_in_its_own_turn():
     assert ex.extract("My sister is a nurse.", "user") == []
 
 
+def test_sessions_read_together_keep_each_session_s_readings_apart():
+    """read_sessions tags several sessions in one call; each session's readings are used only
+    for it: the same sentence in two sessions is read in each one's context."""
+    a, b = "My sister is a nurse. She moved to Hull.", "We love the coast. She moved to Hull."
+    piece = "She moved to Hull."
+    hull = span(piece, "Hull")
+    tagger = ContextTagger({(a, piece): [Tagged("lives_in", hull, "starts", subject="sibling")],
+                            (b, piece): [Tagged("lives_in", hull, "starts", subject="other")]})
+    ex = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
+    first, second = ex.read_sessions([[(a, "user", [(0, 21), (22, len(a))])],
+                                      [("Sure!", "assistant", [(0, 5)]),
+                                       (b, "user", [(0, 18), (19, len(b))])]])
+    assert tagger.calls == [[a, b]]  # one call for both sessions, the assistant not read
+    ex.use(second)
+    assert [c.subject for c in ex.model.extract(piece, "user")] == ["other"]
+    ex.use(first)  # the first session's reading, though the second was used before it
+    assert [c.subject for c in ex.model.extract(piece, "user")] == ["sibling"]
+    assert tagger.calls == [[a, b]]  # nothing tagged again
+
+
 def test_a_subject_named_in_the_sentence_before_names_the_fact_not_its_support():
     """Read in context, a fact's subject may be named in another piece ("My sister Ines is a
     nurse. She moved to Hull."): the name is kept, the support is the piece's own words."""
