@@ -11,6 +11,7 @@ a state told as over ("I lived in Hove for years") becomes the past event the ru
 from __future__ import annotations
 
 import re
+import threading
 from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
@@ -41,6 +42,15 @@ SURE_SCORE = 0.90
 # One session's candidates as the tagger read them, by piece text (one sentence said in two turns
 # is read in the context of each: its readings in order).
 Prepared = dict[str, deque[list[FactCandidate]]]
+
+
+class _Reading(threading.local):
+    """The session a thread is planning, as the tagger read it: each thread its own (a server
+    plans several users' sessions at once with one extractor; a reading taken by one must never
+    reach another's `extract`)."""
+
+    def __init__(self) -> None:
+        self.ready: Prepared = {}
 
 
 def _subject(tagged: Any) -> str:
@@ -232,8 +242,8 @@ class ModelExtractor:
         self.min_score, self.sure_score = min_score, sure_score
         self.name = f"model:{tagger.version}"
         # a piece's text → the candidates of each time it was prepared, in order (one sentence
-        # said in two turns is read in the context of each)
-        self._ready: Prepared = {}
+        # said in two turns is read in the context of each), per thread
+        self._reading = _Reading()
 
     def prepare(self, turns: Sequence[tuple[str, str, Sequence[tuple[int, int]]]]) -> None:
         """Tag the pieces of every user turn of `turns` — (text, role, the pieces' (start,
@@ -261,14 +271,14 @@ class ModelExtractor:
         return out
 
     def use(self, prepared: Prepared) -> None:
-        """Take one session's reading (`read_sessions`) for the `extract` calls that follow;
-        what an earlier session left unread (it failed) is not kept."""
-        self._ready = prepared
+        """Take one session's reading (`read_sessions`) for the `extract` calls that follow in
+        this thread; what an earlier session left unread (it failed) is not kept."""
+        self._reading.ready = prepared
 
     def extract(self, text: str, role: str) -> list[FactCandidate]:
         if not _reads(role) or not text.strip():
             return []
-        waiting = self._ready.get(text)
+        waiting = self._reading.ready.get(text)
         if waiting:
             return waiting.popleft()
         return self._candidates(text, self.tagger.tag([text])[0])

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 
 from ..llm.client import LLMClient
 from ..models import FactCandidate
 from ..prompts import extract_facts as prompt
+
+
+class _Answers(threading.local):
+    """A batch's answers kept for the `extract` calls that follow, per thread (a server plans
+    several users' sessions at once with one extractor)."""
+
+    def __init__(self) -> None:
+        self.ready: dict[tuple[str, str], list[FactCandidate]] = {}
 
 
 class LLMExtractor:
@@ -24,10 +33,10 @@ class LLMExtractor:
         self.batch = batch
         self.batch_size = max(1, batch_size)
         self.name = f"llm:{client.model}"
-        self._ready: dict[tuple[str, str], list[FactCandidate]] = {}
+        self._answers = _Answers()
 
     def extract(self, text: str, role: str) -> list[FactCandidate]:
-        ready = self._ready.pop((text, role), None)
+        ready = self._answers.ready.pop((text, role), None)
         if ready is not None:
             return ready
         if not text.strip():
@@ -45,7 +54,7 @@ class LLMExtractor:
         """Candidates for each (text, role) piece, in order; batched when `batch` is on."""
         if not self.batch:
             return [self.extract(text, role) for text, role in pieces]
-        self._ready.clear()
+        self._answers.ready.clear()
         out: list[list[FactCandidate]] = [[] for _ in pieces]
         todo = [i for i, (text, _role) in enumerate(pieces) if text.strip()]
         for start in range(0, len(todo), self.batch_size):
@@ -58,5 +67,5 @@ class LLMExtractor:
             for i, found in zip(chunk, answers, strict=True):
                 out[i] = self._stamped(found)
         for (text, role), found in zip(pieces, out, strict=True):
-            self._ready[(text, role)] = list(found)
+            self._answers.ready[(text, role)] = list(found)
         return out

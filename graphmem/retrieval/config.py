@@ -179,7 +179,7 @@ PAPER = RetrievalConfig(name="paper", window_search=False)
 # mass counted once per tunnel (deep_heads, context_once): turn recall rose on both halves of
 # LongMemEval dev (.870 → .894) and no LoCoMo category fell (docs/bench/2026-12-06-spread-pair-on.md).
 # A question that names one speaker of the user's chats also searches that speaker's own turns
-# (speaker_heads): LoCoMo recall@10 .744 → .763 (rules' users), .756 → .769 (hybrid), both halves
+# (speaker_heads): LoCoMo recall@10 .744 → .762 (rules' users), .756 → .769 (hybrid), both halves
 # of the conversations up, LongMemEval (one speaker) unchanged
 # (docs/bench/2026-12-07-speaker-heads.md).
 FUSED = RetrievalConfig(name="fused", tunnels=("bm25", "dense"),

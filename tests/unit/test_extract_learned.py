@@ -122,13 +122,19 @@ class ContextTagger(FakeTagger):
                 for text, spans in texts]
 
 
-def test_the_model_extractor_reads_each_piece_in_its_own_turn():
-    """One sentence said in two turns is read in the context of each, and given out in order."""
+def _one_sentence_in_two_turns():
+    """Two turns that say one sentence, and a tagger whose reading of it depends on the turn."""
     a, b = "My sister is a nurse. She moved to Hull.", "We love the coast. She moved to Hull."
     piece = "She moved to Hull."
     hull = span(piece, "Hull")
     tagger = ContextTagger({(a, piece): [Tagged("lives_in", hull, "starts", subject="sibling")],
                             (b, piece): [Tagged("lives_in", hull, "starts", subject="other")]})
+    return a, b, piece, tagger
+
+
+def test_the_model_extractor_reads_each_piece_in_its_own_turn():
+    """One sentence said in two turns is read in the context of each, and given out in order."""
+    a, b, piece, tagger = _one_sentence_in_two_turns()
     ex = ModelExtractor(tagger)
     ex.prepare([(a, "user", [(0, 21), (22, len(a))]), (b, "user", [(0, 18), (19, len(b))])])
     assert tagger.calls == [[a, b]]
@@ -140,11 +146,7 @@ def test_the_model_extractor_reads_each_piece_in_its_own_turn():
 def test_sessions_read_together_keep_each_session_s_readings_apart():
     """read_sessions tags several sessions in one call; each session's readings are used only
     for it: the same sentence in two sessions is read in each one's context."""
-    a, b = "My sister is a nurse. She moved to Hull.", "We love the coast. She moved to Hull."
-    piece = "She moved to Hull."
-    hull = span(piece, "Hull")
-    tagger = ContextTagger({(a, piece): [Tagged("lives_in", hull, "starts", subject="sibling")],
-                            (b, piece): [Tagged("lives_in", hull, "starts", subject="other")]})
+    a, b, piece, tagger = _one_sentence_in_two_turns()
     ex = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
     first, second = ex.read_sessions([[(a, "user", [(0, 21), (22, len(a))])],
                                       [("Sure!", "assistant", [(0, 5)]),
@@ -155,6 +157,34 @@ def test_sessions_read_together_keep_each_session_s_readings_apart():
     ex.use(first)  # the first session's reading, though the second was used before it
     assert [c.subject for c in ex.model.extract(piece, "user")] == ["sibling"]
     assert tagger.calls == [[a, b]]  # nothing tagged again
+
+
+def test_a_reading_taken_in_one_thread_never_reaches_another_thread():
+    """A server plans several users' sessions at once with one extractor: user A's session is
+    planned while user B's reading of the same sentence is taken in another thread; A's
+    `extract` still gives A's reading (and B's gives B's)."""
+    import threading
+
+    a, b, piece, tagger = _one_sentence_in_two_turns()
+    ex = ModelExtractor(tagger)
+    read_a, read_b = ex.read_sessions([[(a, "user", [(0, 21), (22, len(a))])],
+                                       [(b, "user", [(0, 18), (19, len(b))])]])
+    a_took, b_took = threading.Event(), threading.Event()
+    got: dict[str, list[str]] = {}
+
+    def plan(name, reading, took, wait_for):
+        ex.use(reading)
+        took.set()
+        wait_for.wait(5)  # the other thread has taken its reading too
+        got[name] = [c.subject for c in ex.extract(piece, "user")]
+
+    threads = [threading.Thread(target=plan, args=("a", read_a, a_took, b_took)),
+               threading.Thread(target=plan, args=("b", read_b, b_took, a_took))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert got == {"a": ["sibling"], "b": ["other"]}
 
 
 def test_a_subject_named_in_the_sentence_before_names_the_fact_not_its_support():
