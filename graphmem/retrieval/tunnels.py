@@ -138,7 +138,9 @@ def speaker_hits(tunnel: str, hits: list[Hit], rows: list[dict[str, Any]] | None
     """The named speaker's own turns that the tunnel's heads missed, as derived hits: a question
     about one person is answered in their own words (the other speaker's count half, the step
     other_speaker), and among all the user's turns a turn of theirs worded unlike the question
-    ranks below the heads; among their turns alone it is nearer the top."""
+    ranks below the heads; among their turns alone it is nearer the top. A turn the tunnel
+    reached only as a neighbour or as a piece's turn gains this mass too: most of the measured
+    gain is that lift (docs/bench/2026-12-07-speaker-heads.md)."""
     if not rows:
         return []
     seen = {h.id for h in hits if h.direct}
