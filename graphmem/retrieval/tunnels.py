@@ -111,26 +111,29 @@ def bm25_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConfi
                                user_id)
     if lucene is None:
         return {}
-    reads = {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
-                                     heads=_fetch(q, cfg), known_at=q.known_at,
-                                     mentions=cfg.mention_heads)}
-    if _speaker_heads(q, cfg):
-        reads["bm25_speaker"] = store.speaker_bm25_read(
-            user_id, lucene, q.speaker or "", limit=_fulltext_limit(user_id, cfg),
-            heads=_fetch(q, cfg), known_at=q.known_at)
-    return reads
+    return {"bm25": store.bm25_read(user_id, lucene, limit=_fulltext_limit(user_id, cfg),
+                                    heads=_fetch(q, cfg), known_at=q.known_at,
+                                    mentions=cfg.mention_heads, speaker=_speaker(q, cfg))}
 
 
 def bm25_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAnalysis,
               cfg: RetrievalConfig) -> list[Hit]:
     if "bm25" not in found:
         return []
-    hits = _expand("bm25", found["bm25"], user_id, cfg, _coverage(q, cfg))
-    return hits + speaker_hits("bm25", hits, found.get("bm25_speaker"), user_id, q, cfg)
+    own, theirs = _apart(found["bm25"])
+    hits = _expand("bm25", own, user_id, cfg, _coverage(q, cfg))
+    return hits + speaker_hits("bm25", hits, theirs, user_id, q, cfg)
 
 
-def _speaker_heads(q: QueryAnalysis, cfg: RetrievalConfig) -> bool:
-    return cfg.speaker_heads and q.speaker is not None
+def _speaker(q: QueryAnalysis, cfg: RetrievalConfig) -> str | None:
+    """The speaker whose own turns the tunnels also search (speaker_heads), or None."""
+    return q.speaker if cfg.speaker_heads else None
+
+
+def _apart(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A tunnel's rows apart from the named speaker's own (rows with `speaker` true: the same
+    index search read for that speaker's turns alone)."""
+    return ([r for r in rows if not r.get("speaker")], [r for r in rows if r.get("speaker")])
 
 
 def speaker_hits(tunnel: str, hits: list[Hit], rows: list[dict[str, Any]] | None, user_id: str,
@@ -153,13 +156,15 @@ def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     """`embedding`: of the question's search text (QueryAnalysis.search_text)."""
     if embedding is None:
         return {}
+    speaker = _speaker(q, cfg)
     reads = {"dense": store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
                                        min_cosine=cfg.dense_min_cosine, known_at=q.known_at,
-                                       mentions=cfg.mention_heads)}
-    if _speaker_heads(q, cfg):
-        reads["dense_speaker"] = store.speaker_dense_read(
-            graph, user_id, embedding, q.speaker or "", heads=_fetch(q, cfg),
-            min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
+                                       mentions=cfg.mention_heads, speaker=speaker)}
+    exact = None if speaker is None else store.speaker_dense_read(
+        graph, user_id, embedding, speaker, heads=_fetch(q, cfg),
+        min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
+    if exact is not None:  # a server whose vector indexes do not filter by user
+        reads["dense_speaker"] = exact
     window = _search_window(q) if cfg.window_search else None
     if window is not None:
         # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was
@@ -176,8 +181,9 @@ def dense_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAna
                cfg: RetrievalConfig) -> list[Hit]:
     if "dense" not in found:
         return []
-    hits = _expand("dense", found["dense"], user_id, cfg, _coverage(q, cfg))
-    hits += speaker_hits("dense", hits, found.get("dense_speaker"), user_id, q, cfg)
+    own, theirs = _apart(found["dense"])
+    hits = _expand("dense", own, user_id, cfg, _coverage(q, cfg))
+    hits += speaker_hits("dense", hits, theirs + found.get("dense_speaker", []), user_id, q, cfg)
     if "window" not in found:
         return hits
     # The window's nearest come as derived hits (the search found them by the window, not by

@@ -100,36 +100,31 @@ def together(graph: Graph, reads: dict[str, Read]) -> dict[str, list[dict[str, A
 
 
 def bm25_read(user_id: str, lucene: str, *, limit: int, heads: int,
-              known_at: datetime | None = None, mentions: bool = True) -> Read:
+              known_at: datetime | None = None, mentions: bool = True,
+              speaker: str | None = None) -> Read:
     """`known_at`: no turn or fact mentioned later (a question date); `mentions`: facts kept as
-    mentions (FactEvent.mention) may be heads."""
+    mentions (FactEvent.mention) may be heads; `speaker`: the same Lucene hits also give that
+    speaker's own best turns, as rows with `speaker` true (a question that names them)."""
     return Read("tunnel_bm25", dict(user_id=user_id, lucene=lucene, limit=limit, heads=heads,
-                                    known_at=known_at, mentions=mentions))
-
-
-def speaker_bm25_read(user_id: str, lucene: str, speaker: str, *, limit: int, heads: int,
-                      known_at: datetime | None = None) -> Read:
-    """BM25 over one speaker's own turns (a question that names that speaker)."""
-    return Read("tunnel_speaker_bm25", dict(user_id=user_id, lucene=lucene, speaker=speaker,
-                                            limit=limit, heads=heads, known_at=known_at))
+                                    known_at=known_at, mentions=mentions, speaker=speaker))
 
 
 def speaker_dense_read(graph: Graph, user_id: str, vector: list[float], speaker: str, *,
-                       heads: int, min_cosine: float, known_at: datetime | None = None) -> Read:
-    """The nearest of one speaker's own turns (a question that names that speaker): through the
-    vector indexes where they filter by user (SPEAKER_OVERFETCH), else exactly."""
-    if not vector_index_filters(graph):
-        return Read("tunnel_speaker_dense", dict(user_id=user_id, vector=vector, speaker=speaker,
-                                                 heads=heads, min_cosine=min_cosine,
-                                                 known_at=known_at))
-    return Read("tunnel_speaker_dense_index", dict(
-        user_id=user_id, vector=vector, speaker=speaker, heads=heads,
-        fetch=heads * INDEX_OVERFETCH * SPEAKER_OVERFETCH, min_cosine=min_cosine,
-        known_at=known_at or END_OF_TIME))
+                       heads: int, min_cosine: float, known_at: datetime | None = None
+                       ) -> Read | None:
+    """The nearest of one speaker's own turns (a question that names that speaker) on a server
+    whose vector indexes do not filter by user: an exact scan. None where they do: there the
+    dense tunnel's own read gives them (dense_read's `speaker`)."""
+    if vector_index_filters(graph):
+        return None
+    return Read("tunnel_speaker_dense", dict(user_id=user_id, vector=vector, speaker=speaker,
+                                             heads=heads, min_cosine=min_cosine,
+                                             known_at=known_at))
 
 
 def bm25_heads(graph: Graph, user_id: str, lucene: str, *, limit: int, heads: int,
-               known_at: datetime | None = None, mentions: bool = True) -> list[dict[str, Any]]:
+               known_at: datetime | None = None, mentions: bool = True
+               ) -> list[dict[str, Any]]:
     """`known_at`: no turn or fact mentioned later (a question date); `mentions`: facts kept as
     mentions may be heads."""
     return together(graph, {"bm25": bm25_read(user_id, lucene, limit=limit, heads=heads,
@@ -144,11 +139,12 @@ INDEXES = 3  # turn, piece and fact embeddings
 # came back (LongMemEval's users, written once: 99.9%). Asking each index for three times the
 # heads and keeping the best gives 99.4% (docs/benchmarks.md).
 INDEX_OVERFETCH = 3
-# The speaker search asks the indexes (which filter by user, not by speaker) for this many times
-# the over-fetched heads and keeps the speaker's: one speaker of a two-person chat says about half
-# of it. On LoCoMo (2026-12-07) twice and four times the fetch and the exact scan
-# (tunnel_speaker_dense) gave the same recall to the third decimal in every category with the
-# hybrid extractor's users; with the rules' users the exact scan differed by a question or two.
+# With a speaker (speaker_heads) the dense tunnel asks the indexes (which filter by user, not by
+# speaker) for this many times its over-fetch: the best of them are its own, the speaker's among
+# all of them the speaker's (one speaker of a two-person chat says about half of it). On LoCoMo
+# (2026-12-07) twice and four times the fetch and the exact scan (tunnel_speaker_dense) gave the
+# same recall to the third decimal in every category with the hybrid extractor's users; with the
+# rules' users the exact scan differed by a question or two.
 SPEAKER_OVERFETCH = 2
 END_OF_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)  # "no question date" in the index
 START_OF_TIME = datetime(1, 1, 1, tzinfo=UTC)  # "no window start" in the index
@@ -190,17 +186,21 @@ def dense_heads(graph: Graph, user_id: str, vector: list[float], *, heads: int,
 def dense_read(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                min_cosine: float, known_at: datetime | None = None,
                since: datetime | None = None, exact: bool = False,
-               mentions: bool = True) -> Read:
+               mentions: bool = True, speaker: str | None = None) -> Read:
     """dense_heads' query, not yet run (which one depends on the server: `graph`);
-    `mentions`: facts kept as mentions may be heads."""
+    `mentions`: facts kept as mentions may be heads; `speaker` (the index path only): the same
+    index search, SPEAKER_OVERFETCH times wider, also gives that speaker's own nearest turns,
+    as rows with `speaker` true (the exact path: speaker_dense_read)."""
     if exact or not vector_index_filters(graph):
         return Read("tunnel_dense", dict(user_id=user_id, vector=vector, heads=heads,
                                          min_cosine=min_cosine, known_at=known_at, since=since,
                                          mentions=mentions))
-    return Read("tunnel_dense_index", dict(user_id=user_id, vector=vector, heads=heads,
-                                           fetch=heads * INDEX_OVERFETCH, min_cosine=min_cosine,
-                                           known_at=known_at or END_OF_TIME,
-                                           since=since or START_OF_TIME, mentions=mentions))
+    fetch = heads * INDEX_OVERFETCH
+    return Read("tunnel_dense_index", dict(
+        user_id=user_id, vector=vector, heads=heads, fetch=fetch,
+        wide=fetch * SPEAKER_OVERFETCH if speaker is not None else fetch, speaker=speaker,
+        min_cosine=min_cosine, known_at=known_at or END_OF_TIME, since=since or START_OF_TIME,
+        mentions=mentions))
 
 
 def graph_hits(graph: Graph, user_id: str, *, entity_lucene: str, fact_lucene: str, limit: int,
