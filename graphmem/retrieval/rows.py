@@ -62,9 +62,14 @@ class Detail:
 
 
 def with_slot_states(d: Detail, states: Sequence[SlotState]) -> Detail:
-    """`d` with these slot states (and its counts of slot facts and stale ones to match)."""
-    return replace(d, slot_states=tuple(states), slot_facts=len(states),
-                   stale_facts=sum(1 for s in states if s.status != "active"))
+    """`d` with these slot states (and its counts of slot facts and stale ones to match); `d`
+    itself when that is what it already holds (most of a search's rows: a search with a
+    question date passes every row here, and most turns have no slot fact)."""
+    states = tuple(states)
+    stale = sum(1 for s in states if s.status != "active")
+    if states == d.slot_states and d.slot_facts == len(states) and d.stale_facts == stale:
+        return d
+    return replace(d, slot_states=states, slot_facts=len(states), stale_facts=stale)
 
 
 @dataclass(slots=True)
