@@ -19,7 +19,16 @@ from ..store import search as store
 from ..store.time import utc, utc_native
 from . import feedback
 from .config import ALL_STEPS, PRESETS, RetrievalConfig, preset
-from .fusion import Candidate, StepReport, accumulate, fuse, scores_in_rank_order
+from .fusion import (
+    Candidate,
+    StepReport,
+    accumulate,
+    evidence_of,
+    fuse,
+    fuse_rows,
+    scores_in_rank_order,
+    source_turns,
+)
 from .inprocess import InProcessBM25
 from .query import QueryAnalysis, analyse
 from .rows import Detail, with_slot_states
@@ -155,12 +164,14 @@ class Retriever:
             finally:
                 timings["near_duplicates"] = (time.perf_counter() - t2) * 1000
 
-        evidence, steps = fuse(candidates, details, q, cfg, near_duplicates=near_duplicates)
-        evidence = scores_in_rank_order(evidence)
+        rows, steps = fuse_rows(candidates, details, q, cfg, near_duplicates=near_duplicates)
+        # Only the first k become evidence (a score is capped by those above it alone); the
+        # turn ranking reads them all.
+        evidence = scores_in_rank_order(evidence_of(rows[:k]))
+        ranking = list(dict.fromkeys(t for r in rows for t in source_turns(r)))
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000
-        ranking = list(dict.fromkeys(t for e in evidence for t in e.source_turn_ids))
-        return SearchResult(evidence[:k], ranking, q, hits, timings, embedding, steps,
+        return SearchResult(evidence, ranking, q, hits, timings, embedding, steps,
                             [s for s in ALL_STEPS if not cfg.runs(s)])
 
     def _second_pass(self, user_id: str, q: QueryAnalysis, cfg: RetrievalConfig,

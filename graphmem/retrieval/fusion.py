@@ -150,6 +150,15 @@ def fuse(candidates: dict[str, Candidate], details: Sequence[Detail], q: QueryAn
          ) -> tuple[list[Evidence], list[StepReport]]:
     """The candidates with their details, through the configured rerank steps in order: score
     steps, the ranking by confidence, order steps. Returns the evidence and what each step did."""
+    rows, reports = fuse_rows(candidates, details, q, cfg, near_duplicates)
+    return [_evidence(r) for r in rows], reports
+
+
+def fuse_rows(candidates: dict[str, Candidate], details: Sequence[Detail], q: QueryAnalysis,
+              cfg: RetrievalConfig, near_duplicates: NearDuplicates | None = None
+              ) -> tuple[list[Ranked], list[StepReport]]:
+    """`fuse`'s ranking as rows: a search turns only its first k into evidence
+    (`evidence_of`) and ranks the turns of them all (`source_turns`)."""
     slots, chain_turns = q.slots, set[str]()
     if q.intent.asks_about_now and not slots and cfg.recency_pool:
         found, chain_turns = chains_in_pool(candidates, details, cfg.recency_pool)
@@ -171,7 +180,17 @@ def fuse(candidates: dict[str, Candidate], details: Sequence[Detail], q: QueryAn
         reports.append(report)
     if not ranked:
         rows = _rank(rows, q)
-    return [_evidence(r) for r in rows], reports
+    return rows, reports
+
+
+def evidence_of(rows: Sequence[Ranked]) -> list[Evidence]:
+    """Fused rows as evidence, in their order."""
+    return [_evidence(r) for r in rows]
+
+
+def source_turns(r: Ranked) -> list[str]:
+    """The source turns of a fused row: its own, then those of the near-duplicates folded in."""
+    return list(dict.fromkeys([*r.detail.source_turn_ids, *r.merged_turns]))
 
 
 def _evidence(r: Ranked) -> Evidence:
@@ -179,7 +198,7 @@ def _evidence(r: Ranked) -> Evidence:
     return Evidence(id=d.id, type=d.type, text=d.text, score=round(r.conf, 6),
                     density=round(r.density, 6), time_bonus=r.time_bonus, tunnels=r.tunnels,
                     heads=r.heads, session_source_id=d.session_source_id,
-                    source_turn_ids=list(dict.fromkeys([*d.source_turn_ids, *r.merged_turns])),
+                    source_turn_ids=source_turns(r),
                     turn_id=d.turn_id, role=d.role, mentioned_at=d.mentioned_at,
                     occurred_start=d.occurred_start, occurred_end=d.occurred_end,
                     valid_from=d.valid_from, valid_until=d.valid_until, status=r.status,
