@@ -23,6 +23,7 @@ from .entities import normalise_name
 from .extract import Extractor
 from .metadata import from_pairs
 from .models import (
+    MessagePiece,
     SessionRecord,
     Transcript,
     TurnRecord,
@@ -109,11 +110,14 @@ class Ingestor:
     # --- planning (pure: no database; see session_plan) -----------------------------------------
 
     def plan_session(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
-                     prev_turn_id: str | None = None, prepared: Any = None) -> _Plan:
+                     prev_turn_id: str | None = None, prepared: Any = None,
+                     pieces: list[list[MessagePiece]] | None = None) -> _Plan:
         """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones;
-        `prepared`: the extractor's reading of it (`_plan_sessions`)."""
+        `prepared`: the extractor's reading of it and `pieces` its turns' pieces, as
+        `_plan_sessions` cut them."""
         return SessionPlanner(self.extractor, self.options.verbose).plan(
-            user_id, session, first_idx=first_idx, prev_turn_id=prev_turn_id, prepared=prepared)
+            user_id, session, first_idx=first_idx, prev_turn_id=prev_turn_id, prepared=prepared,
+            pieces=pieces)
 
     def _plan_sessions(self, user_id: str, sessions: list[SessionRecord]) -> list[_Plan]:
         """Plan whole sessions of one user; an extractor that reads several sessions at once
@@ -122,9 +126,10 @@ class Ingestor:
         read = getattr(self.extractor, "read_sessions", None)
         if read is None or len(sessions) < 2:
             return [self.plan_session(user_id, s) for s in sessions]
-        prepared = read([extractor_turns(s, session_pieces(user_id, s)) for s in sessions])
-        return [self.plan_session(user_id, s, prepared=p)
-                for s, p in zip(sessions, prepared, strict=True)]
+        pieces = [session_pieces(user_id, s) for s in sessions]
+        prepared = read([extractor_turns(s, ps) for s, ps in zip(sessions, pieces, strict=True)])
+        return [self.plan_session(user_id, s, prepared=p, pieces=ps)
+                for s, p, ps in zip(sessions, prepared, pieces, strict=True)]
 
     def _embed(self, plans: list[_Plan]) -> None:
         """One embedding call for many sessions (batching is where the speed is)."""

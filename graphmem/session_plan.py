@@ -222,17 +222,20 @@ class SessionPlanner:
         self.verbose = verbose
 
     def plan(self, user_id: str, session: SessionRecord, *, first_idx: int = 1,
-             prev_turn_id: str | None = None, prepared: Any = None) -> SessionPlan:
+             prev_turn_id: str | None = None, prepared: Any = None,
+             pieces: list[list[MessagePiece]] | None = None) -> SessionPlan:
         """Plan a whole session, or (with `first_idx`) the turns that follow the stored ones.
         `prepared`: the session as a batching extractor's `read_sessions` read it (with others);
-        without it, such an extractor reads the session alone (`prepare`)."""
+        without it, such an extractor reads the session alone (`prepare`). `pieces`: its turns'
+        pieces (`session_pieces` with the same `first_idx`) when the caller has cut them."""
         if session.started_at is None:
             raise InputError(f"user {user_id!r} session {session.source_id!r} has no start time")
         # Each turn's time phrases resolve in its own local day (the offset it was given); every
         # time is stored as a fixed UTC offset (see store.time.utc_native).
         opened = local(session.started_at, None)
         draft = _Draft(user_id, tuple(dict.fromkeys(t.speaker for t in session.turns if t.speaker)))
-        all_pieces = session_pieces(user_id, session, first_idx)
+        all_pieces = pieces if pieces is not None else session_pieces(user_id, session,
+                                                                     first_idx)
         use = getattr(self.extractor, "use", None)
         prepare = getattr(self.extractor, "prepare", None)
         if prepared is not None and use is not None:  # read with other sessions (read_sessions)
