@@ -8,8 +8,9 @@
 // stored vectors are not read again (half the query's CPU). Without $mentions no fact kept as a
 // mention (FactEvent.mention). With $speaker (a question that names one speaker of the user's
 // chats, QueryAnalysis.speaker) each index is asked for $wide nodes, not $fetch: the best $fetch
-// of them are the tunnel's as above, and among all of them the speaker's turns give its best
-// $heads, as rows with `speaker` true (the indexes filter by user and time, not by speaker:
+// of them are the tunnel's (the index is approximate: close to, not always the same as, a search
+// for $fetch), and among all of them the speaker's turns give its best $heads, as rows with
+// `speaker` true (the indexes filter by user and time, not by speaker:
 // store.search.SPEAKER_OVERFETCH); without, $wide is $fetch. One row holding the list (one Bolt
 // record, not one per head).
 CYPHER 25

@@ -157,14 +157,17 @@ def dense_reads(graph: Graph, user_id: str, q: QueryAnalysis, cfg: RetrievalConf
     if embedding is None:
         return {}
     speaker = _speaker(q, cfg)
+    # Asked once: the speaker's turns come from the tunnel's own index search, or (a server whose
+    # vector indexes do not filter by user) from an exact scan of their own.
+    exact = not store.vector_index_filters(graph)
     reads = {"dense": store.dense_read(graph, user_id, embedding, heads=_fetch(q, cfg),
                                        min_cosine=cfg.dense_min_cosine, known_at=q.known_at,
-                                       mentions=cfg.mention_heads, speaker=speaker)}
-    exact = None if speaker is None else store.speaker_dense_read(
-        graph, user_id, embedding, speaker, heads=_fetch(q, cfg),
-        min_cosine=cfg.dense_min_cosine, known_at=q.known_at)
-    if exact is not None:  # a server whose vector indexes do not filter by user
-        reads["dense_speaker"] = exact
+                                       mentions=cfg.mention_heads, exact=exact,
+                                       speaker=None if exact else speaker)}
+    if exact and speaker is not None:
+        reads["dense_exact_speaker"] = store.speaker_dense_read(
+            user_id, embedding, speaker, heads=_fetch(q, cfg), min_cosine=cfg.dense_min_cosine,
+            known_at=q.known_at)
     window = _search_window(q) if cfg.window_search else None
     if window is not None:
         # The question names when ("four weeks ago", "last Tuesday"): the nearest of what was
@@ -183,7 +186,8 @@ def dense_hits(found: dict[str, list[dict[str, Any]]], user_id: str, q: QueryAna
         return []
     own, theirs = _apart(found["dense"])
     hits = _expand("dense", own, user_id, cfg, _coverage(q, cfg))
-    hits += speaker_hits("dense", hits, theirs + found.get("dense_speaker", []), user_id, q, cfg)
+    theirs += found.get("dense_exact_speaker", [])
+    hits += speaker_hits("dense", hits, theirs, user_id, q, cfg)
     if "window" not in found:
         return hits
     # The window's nearest come as derived hits (the search found them by the window, not by

@@ -109,14 +109,11 @@ def bm25_read(user_id: str, lucene: str, *, limit: int, heads: int,
                                     known_at=known_at, mentions=mentions, speaker=speaker))
 
 
-def speaker_dense_read(graph: Graph, user_id: str, vector: list[float], speaker: str, *,
-                       heads: int, min_cosine: float, known_at: datetime | None = None
-                       ) -> Read | None:
-    """The nearest of one speaker's own turns (a question that names that speaker) on a server
-    whose vector indexes do not filter by user: an exact scan. None where they do: there the
-    dense tunnel's own read gives them (dense_read's `speaker`)."""
-    if vector_index_filters(graph):
-        return None
+def speaker_dense_read(user_id: str, vector: list[float], speaker: str, *, heads: int,
+                       min_cosine: float, known_at: datetime | None = None) -> Read:
+    """The nearest of one speaker's own turns (a question that names that speaker) by an exact
+    scan: for a server whose vector indexes do not filter by user (where they do, the dense
+    tunnel's own index search gives them: dense_read's `speaker`)."""
     return Read("tunnel_speaker_dense", dict(user_id=user_id, vector=vector, speaker=speaker,
                                              heads=heads, min_cosine=min_cosine,
                                              known_at=known_at))
@@ -188,9 +185,11 @@ def dense_read(graph: Graph, user_id: str, vector: list[float], *, heads: int,
                since: datetime | None = None, exact: bool = False,
                mentions: bool = True, speaker: str | None = None) -> Read:
     """dense_heads' query, not yet run (which one depends on the server: `graph`);
-    `mentions`: facts kept as mentions may be heads; `speaker` (the index path only): the same
-    index search, SPEAKER_OVERFETCH times wider, also gives that speaker's own nearest turns,
-    as rows with `speaker` true (the exact path: speaker_dense_read)."""
+    `mentions`: facts kept as mentions may be heads; `speaker` (the index path only; the exact
+    path ignores it: speaker_dense_read): the same index search, SPEAKER_OVERFETCH times wider,
+    also gives that speaker's own nearest turns, as rows with `speaker` true. The tunnel's own
+    rows are then the best of that wider search: close to, not always the same as, those of a
+    search without a speaker (the index is approximate)."""
     if exact or not vector_index_filters(graph):
         return Read("tunnel_dense", dict(user_id=user_id, vector=vector, heads=heads,
                                          min_cosine=min_cosine, known_at=known_at, since=since,

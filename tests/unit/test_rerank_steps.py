@@ -8,7 +8,14 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.retrieval.config import ALL_STEPS, FUSED, ORDER_STEPS, RetrievalConfig, preset
-from graphmem.retrieval.fusion import Candidate, fuse
+from graphmem.retrieval.fusion import (
+    Candidate,
+    evidence_of,
+    fuse,
+    fuse_rows,
+    scores_in_rank_order,
+    source_turns,
+)
 from graphmem.retrieval.query import analyse
 from graphmem.retrieval.rows import Detail, Ranked
 from graphmem.retrieval.steps import (
@@ -264,3 +271,19 @@ def test_fusion_runs_the_configured_steps_in_order_and_only_those():
     assert ids == ["asst", "user"] and "assistant" not in ran
     ids, ran = _fused(FUSED.with_(steps=("time_bonus", "assistant")))
     assert ids == ["user", "asst"] and ran == ["time_bonus", "assistant"]
+
+
+def test_a_search_builds_evidence_for_its_first_k_rows_only_as_fuse_would():
+    """fuse_rows + evidence_of on the first k give what fuse gives for them (scores capped by
+    the items above only), and the rows' source turns are fuse's, merged turns included."""
+
+    cands = {f"t{i}": Candidate(f"t{i}", "turn", density=1.0 - i / 10, best_rank=i,
+                                direct_score=0.5) for i in range(5)}
+    details = [_detail(f"t{i}", session_source_id=f"S{i % 2}") for i in range(5)]
+    q = analyse("What did I cook last week?", ASKED)
+    whole = scores_in_rank_order(fuse(cands, details, q, FUSED)[0])
+    rows, _ = fuse_rows(cands, details, q, FUSED)
+    for k in (0, 1, 3, 5, 9):
+        assert [e.model_dump() for e in scores_in_rank_order(evidence_of(rows[:k]))] == \
+            [e.model_dump() for e in whole[:k]]
+    assert [source_turns(r) for r in rows] == [e.source_turn_ids for e in whole]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from graphmem.store.search import SHARED, Read, _together_params, _together_text
@@ -33,3 +35,29 @@ def test_parts_that_differ_in_a_shared_parameter_are_refused():
         "b_lucene": "x", "b_limit": 1, "b_heads": 1, "b_known_at": None}
     with pytest.raises(ValueError, match="user_id"):
         _together_params({"a": bm25("u1"), "b": bm25("u2")})
+
+
+class _Server:
+    """A graph object for the index probe's cache (store.search._FILTERED_INDEX): no query runs."""
+
+
+@pytest.mark.parametrize("filtered", [True, False])
+@pytest.mark.parametrize("speaker", [None, "Caroline"])
+def test_every_tunnel_read_supplies_exactly_its_query_parameters(filtered, speaker):
+    from graphmem.cypher import query
+    from graphmem.store import search
+
+    server = _Server()
+    search._FILTERED_INDEX[server] = filtered
+    reads = [search.bm25_read("u1", "x", limit=5, heads=2, speaker=speaker),
+             search.dense_read(server, "u1", [0.1], heads=2, min_cosine=0.2,  # type: ignore[arg-type]
+                               exact=not filtered, speaker=None if not filtered else speaker),
+             search.speaker_dense_read("u1", [0.1], speaker or "x", heads=2, min_cosine=0.2)]
+    for r in reads:
+        named = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", query(r.name)))
+        assert named == set(r.params), r.name
+    dense = reads[1]
+    assert dense.name == ("tunnel_dense_index" if filtered else "tunnel_dense")
+    if filtered:  # a named speaker widens the index search; without one it is the tunnel's own
+        wide, fetch = dense.params["wide"], dense.params["fetch"]
+        assert wide == (fetch * search.SPEAKER_OVERFETCH if speaker else fetch)
