@@ -136,7 +136,7 @@ def _apart(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[
     return ([r for r in rows if not r.get("speaker")], [r for r in rows if r.get("speaker")])
 
 
-def speaker_hits(tunnel: str, hits: list[Hit], rows: list[dict[str, Any]] | None, user_id: str,
+def speaker_hits(tunnel: str, hits: list[Hit], rows: list[dict[str, Any]], user_id: str,
                  q: QueryAnalysis, cfg: RetrievalConfig) -> list[Hit]:
     """The named speaker's own turns that the tunnel's heads missed, as derived hits: a question
     about one person is answered in their own words (the other speaker's count half, the step
