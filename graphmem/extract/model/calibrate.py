@@ -16,10 +16,12 @@ decides no slot (docs/bench/2026-12-06-sure-score-new-weights.md; a test checks 
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from .. import corpus
+from . import WEIGHTS_DIR
 from .scoring import overlap
 
 SCORES = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
@@ -70,7 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .infer import ModelTagger  # deferred: onnxruntime loads the weights
 
     _, held = corpus.split(corpus.load(), corpus.heldout_batches())
-    tagger = ModelTagger(args.weights) if args.weights else ModelTagger()
+    weights = args.weights or WEIGHTS_DIR
+    # the held-out messages the weights were scored on, as the test of `learned.SURE_SCORE`
+    # reads them (a batch held out after the weights were trained is not theirs)
+    scored = weights / "scores.json"
+    if scored.exists():
+        ids = set(json.loads(scored.read_text(encoding="utf-8")).get("heldout_ids") or ())
+        held = [m for m in held if m.id in ids] if ids else held
+    tagger = ModelTagger(weights)
     tagged = tagger.tag_messages([m.text for m in held])
     chosen_on, other = halves(held)
     rows = [table([held[i] for i in idx], [tagged[i] for i in idx]) for idx in (chosen_on, other)]
