@@ -361,22 +361,26 @@ class Memory:
         bounded(query, "query", MAX_QUERY_CHARS)
         whole_number(k, "k", 1, MAX_K)
         pairs = reading_filter(metadata, agent_id, run_id)
-        # The ranking is drawn MAX_K deep (retrieval ranks every candidate whatever k is, and
-        # cuts at the end), so that k places remain after a piece that only repeats its turn
-        # is folded into it (graphmem.places) and after the metadata filter.
+        # A piece that only repeats its turn is folded into it (graphmem.places) within the
+        # first MAX_K of the ranking (retrieval ranks every candidate whatever k is), so that k
+        # places hold k different items; retrieval folds them and makes evidence of k places
+        # only. With a metadata filter the ranking is drawn MAX_K deep, so that k places remain
+        # after it.
+        if pairs is None:
+            return self._known(user_id, self.retriever.search(
+                user_id, query, question_date=question_date, as_of=as_of, k=k, config=config,
+                fold_depth=MAX_K))
         found = self.retriever.search(user_id, query, question_date=question_date, as_of=as_of,
                                       k=MAX_K, config=config)
         found.evidence = fold_whole_turn_pieces(found.evidence)
-        if pairs is not None:
-            # The metadata filter is applied after retrieval, not inside its tunnels (which rank
-            # over all the user's evidence and would each need the filter): only items whose
-            # turn holds every pair are kept (one query), in order. A filter matching few turns
-            # may so return fewer than k items.
-            turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
-            keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
-                    if turn_ids else set())
-            found.evidence = [e for e in found.evidence if e.turn_id in keep]
-        found.evidence = found.evidence[:k]
+        # The metadata filter is applied after retrieval, not inside its tunnels (which rank
+        # over all the user's evidence and would each need the filter): only items whose turn
+        # holds every pair are kept (one query), in order. A filter matching few turns may so
+        # return fewer than k items.
+        turn_ids = sorted({e.turn_id for e in found.evidence if e.turn_id})
+        keep = (store_reads.turns_with_metadata(self.graph, user_id, turn_ids, pairs)
+                if turn_ids else set())
+        found.evidence = [e for e in found.evidence if e.turn_id in keep][:k]
         return self._known(user_id, found)
 
     def _known(self, user_id: str, found: K) -> K:

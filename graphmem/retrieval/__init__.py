@@ -24,6 +24,7 @@ from .fusion import (
     StepReport,
     accumulate,
     evidence_of,
+    folded_evidence,
     fuse,
     fuse_rows,
     scores_in_rank_order,
@@ -79,13 +80,18 @@ class Retriever:
 
     def search(self, user_id: str, query: str, *, question_date: datetime | None = None,
                as_of: datetime | None = None, k: int = 10,
-               config: RetrievalConfig | str = "fused") -> SearchResult:
+               config: RetrievalConfig | str = "fused", fold_depth: int | None = None
+               ) -> SearchResult:
+        """The first k items of the user's memory for `query`. With `fold_depth`, the first k
+        places once each piece that repeats its whole turn, ranked within that depth, is folded
+        into the turn (`graphmem.places`), as `Memory.search` gives them."""
         cfg = preset(config) if isinstance(config, str) else config
         if not isinstance(query, str) or not query.strip():
             raise InputError("the query is empty")
         # Every query of one search runs in one read transaction (one session, one commit).
         return self.graph.in_one_read(lambda: self._search(
-            user_id, query, question_date=question_date, as_of=as_of, k=k, cfg=cfg))
+            user_id, query, question_date=question_date, as_of=as_of, k=k, cfg=cfg,
+            fold_depth=fold_depth))
 
     def _search_in_process(self, user_id: str, query: str, question_date: datetime | None,
                            known_at: datetime | None, k: int, t0: float) -> SearchResult:
@@ -101,7 +107,8 @@ class Retriever:
         return SearchResult(ev, [doc["source_id"] for doc, _ in scored], q, [], timings)
 
     def _search(self, user_id: str, query: str, *, question_date: datetime | None,
-                as_of: datetime | None, k: int, cfg: RetrievalConfig) -> SearchResult:
+                as_of: datetime | None, k: int, cfg: RetrievalConfig,
+                fold_depth: int | None = None) -> SearchResult:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         # The question date is "now": a cutoff (unless memory is searched as of another date).
@@ -137,7 +144,7 @@ class Retriever:
             # The speakers changed since they were remembered (another process ingested): the
             # search starts again with them read anew, as it would have without remembering.
             return self._search(user_id, query, question_date=question_date, as_of=as_of, k=k,
-                                cfg=asked)
+                                cfg=asked, fold_depth=fold_depth)
         # A question date decides the slots again from the facts known then, unless no fact was
         # mentioned later: then memory knew that day what it knows now (its stored statuses).
         redecide = q.known_at is not None and bool(found["later"])
@@ -167,7 +174,8 @@ class Retriever:
         rows, steps = fuse_rows(candidates, details, q, cfg, near_duplicates=near_duplicates)
         # Only the first k become evidence (a score is capped by those above it alone); the
         # turn ranking reads them all.
-        evidence = scores_in_rank_order(evidence_of(rows[:k]))
+        evidence = (scores_in_rank_order(evidence_of(rows[:k])) if fold_depth is None
+                    else folded_evidence(rows, k, fold_depth))
         ranking = list(dict.fromkeys(t for r in rows for t in source_turns(r)))
         timings["fuse"] = (time.perf_counter() - t1) * 1000
         timings["total"] = (time.perf_counter() - t0) * 1000

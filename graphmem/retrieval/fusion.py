@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..models import Evidence
+from ..places import whole_turn_places
 from .config import RetrievalConfig
 from .query import QueryAnalysis
 from .rows import Detail, Ranked
@@ -203,6 +204,27 @@ def _evidence(r: Ranked) -> Evidence:
                     occurred_start=d.occurred_start, occurred_end=d.occurred_end,
                     valid_from=d.valid_from, valid_until=d.valid_until, status=r.status,
                     merged=r.merged)
+
+
+def folded_evidence(rows: Sequence[Ranked], k: int, depth: int) -> list[Evidence]:
+    """The first k places of the fused rows as evidence, once each piece that repeats its whole
+    turn ranked in the first `depth` rows is folded into the turn (`places`), scores capped in
+    rank order: `fold_whole_turn_pieces(scores_in_rank_order(evidence_of(rows[:depth])))[:k]`,
+    with evidence made for the k places only."""
+    rows = rows[:depth]
+    caps: list[float] = []
+    ceiling = float("inf")
+    for r in rows:
+        ceiling = min(round(r.conf, 6), ceiling)
+        caps.append(ceiling)
+    out = []
+    for at, folded in whole_turn_places(rows, lambda r: r.detail.type,
+                                        lambda r: r.detail.turn_id, lambda r: r.detail.text)[:k]:
+        e = _evidence(rows[at])
+        e.score = max([caps[at], *(caps[i] for i in folded)])
+        e.merged = [*e.merged, *(rows[i].id for i in folded)]
+        out.append(e)
+    return out
 
 
 def scores_in_rank_order(evidence: list[Evidence]) -> list[Evidence]:
