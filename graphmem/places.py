@@ -22,9 +22,10 @@ def _words(text: str) -> str:
 def whole_turn_places(items: Sequence[T], type_of: Callable[[T], str],
                       turn_of: Callable[[T], str | None], text_of: Callable[[T], str]
                       ) -> list[tuple[int, list[int]]]:
-    """The places of `items` (ranked) once each piece that repeats its whole ranked turn is
-    folded into it: per place, the index of the item there and the indexes of the pieces folded
-    into it, in rank order. The turn takes the better of its place and its pieces' places."""
+    """The places of `items` (ranked, each id once) once each piece that repeats its whole
+    ranked turn is folded into it: per place, the index of the item there and the indexes of the
+    pieces folded into it, in rank order. The turn takes the better of its place and its pieces'
+    places."""
     turns = {turn_of(e): i for i, e in enumerate(items) if type_of(e) == "turn" and turn_of(e)}
     repeats = {}
     for i, e in enumerate(items):
