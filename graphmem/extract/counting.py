@@ -77,8 +77,8 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     """The count predicate for a noun: owns_count:<pet or thing>, count:child, count:<deed>."""
     n = singular(P.WS.sub(" ", noun.lower()))
     if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN or (
-            n in L.CONSUMABLES and n not in L.PETS):  # "one coffee a day" is no possession
-        return None  # "we're down to two now": no noun was said
+            n in L.CONSUMABLES and n not in L.PETS) or _function_word(n):
+        return None  # "we're down to two now", "took in a third from …": no noun was said
     if n in _FAMILY:
         return f"count:{_FAMILY[n]}"
     if n in L.PETS:
@@ -88,9 +88,29 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     return f"owns_count:{slug(n)}"
 
 
+def _function_word(word: str) -> bool:
+    """A preposition, article, pronoun or conjunction: never the noun a count counts."""
+    return word in L.PREPOSITIONS or word in L.COUNT_STOP or word in _FUNCTION
+
+
+_FUNCTION = frozenset("i we you he she it they them us me him her its their his and or but as "
+                      "into onto off out up than then there here".split())
+# A number and the plural noun it counts ("two rabbits", "3 guitars"): what a count whose noun is
+# left out refers to ("no longer two rabbits … we took in a third from the rescue").
+_COUNTED = re.compile(r"\b(?P<num>" + _NUM + r")\s+(?P<noun>[a-z][a-z-]*s)\b", re.IGNORECASE)
+
+
+def _elided_noun(before: str) -> str | None:
+    """The noun of the last number-and-plural said in `before` that names a count, if any."""
+    for m in reversed(list(_COUNTED.finditer(before))):
+        if number(m.group("num")) and count_slot(m.group("noun")):
+            return m.group("noun")
+    return None
+
+
 def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
-                sentence: str) -> FactCandidate | None:
-    noun = singular(m.group("noun"))
+                sentence: str, noun: str | None = None) -> FactCandidate | None:
+    noun = noun or singular(m.group("noun"))
     time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
     return fact(s, "possession" if predicate.startswith("owns") else "attribute", predicate,
                 sentence, m.start(), m.end(), value=value, time=time,
@@ -113,12 +133,16 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
     for m in ORDINAL_GOT.finditer(text):
         o = m.group("ord").lower()
         nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
-        pred = count_slot(m.group("noun"), m.group("verb"))
+        noun = m.group("noun")
+        if _function_word(noun.lower()):  # "took in a third from the rescue": the noun left out
+            noun = _elided_noun(before + " " + text[:m.start()]) or noun
+        pred = count_slot(noun, m.group("verb"))
+        noun = singular(noun.lower())
         if pred and nth >= 2 and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, str(nth), f"User now has {nth} "
-                                   f"{m.group('noun').lower()}s (a {o} one)."
+                                   f"{noun}s (a {o} one)."
                                    if not pred.startswith("count:") or pred == "count:child"
-                                   else f"User has done {nth} {m.group('noun').lower()}s."))
+                                   else f"User has done {nth} {noun}s.", noun=noun))
     for m in UP_DOWN.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))
