@@ -95,17 +95,6 @@ def _function_word(word: str) -> bool:
 
 _FUNCTION = frozenset("i we you he she it they them us me him her its their his and or but as "
                       "into onto off out up than then there here".split())
-# A number and the plural noun it counts ("two rabbits", "3 guitars"): what a count whose noun is
-# left out refers to ("no longer two rabbits … we took in a third from the rescue").
-_COUNTED = re.compile(r"\b(?P<num>" + _NUM + r")\s+(?P<noun>[a-z][a-z-]*s)\b", re.IGNORECASE)
-
-
-def _elided_noun(before: str) -> str | None:
-    """The noun of the last number-and-plural said in `before` that names a count, if any."""
-    for m in reversed(list(_COUNTED.finditer(before))):
-        if number(m.group("num")) and count_slot(m.group("noun")):
-            return m.group("noun")
-    return None
 
 
 def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
@@ -134,8 +123,9 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
         o = m.group("ord").lower()
         nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
         noun = m.group("noun")
-        if _function_word(noun.lower()):  # "took in a third from the rescue": the noun left out
-            noun = _elided_noun(before + " " + text[:m.start()]) or noun
+        # "took in a third from the rescue": the noun is left out (`count_slot` refuses a
+        # function word), and what it stands for is not read here: an earlier number and plural
+        # of the turn was as often another thing (two kids, two beers) as the one counted
         pred = count_slot(noun, m.group("verb"))
         noun = singular(noun.lower())
         if pred and nth >= 2 and not s.hedged(m.start()):
