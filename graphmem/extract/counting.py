@@ -66,7 +66,11 @@ DIED = re.compile(
 UP_DOWN_BARE = re.compile(
     _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?:up|down)\s+to\s+"
     r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")(?=\s*(?:now\b|[.,;!]|$))", re.IGNORECASE)
-_NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so".split())
+# Words after a number or an ordinal that are no noun of a count: times, and function words
+# (prepositions, articles, pronouns, conjunctions: "took in a third from the rescue").
+_NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so i we you "
+                        "he she it they them us me him her its their his and or but as into onto "
+                        "off out up than then there here".split()) | L.PREPOSITIONS | L.COUNT_STOP
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
            "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}
@@ -77,7 +81,7 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     """The count predicate for a noun: owns_count:<pet or thing>, count:child, count:<deed>."""
     n = singular(P.WS.sub(" ", noun.lower()))
     if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN or (
-            n in L.CONSUMABLES and n not in L.PETS) or _function_word(n):
+            n in L.CONSUMABLES and n not in L.PETS):  # "one coffee a day" is no possession
         return None  # "we're down to two now", "took in a third from …": no noun was said
     if n in _FAMILY:
         return f"count:{_FAMILY[n]}"
@@ -88,18 +92,9 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     return f"owns_count:{slug(n)}"
 
 
-def _function_word(word: str) -> bool:
-    """A preposition, article, pronoun or conjunction: never the noun a count counts."""
-    return word in L.PREPOSITIONS or word in L.COUNT_STOP or word in _FUNCTION
-
-
-_FUNCTION = frozenset("i we you he she it they them us me him her its their his and or but as "
-                      "into onto off out up than then there here".split())
-
-
 def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,
-                sentence: str, noun: str | None = None) -> FactCandidate | None:
-    noun = noun or singular(m.group("noun"))
+                sentence: str) -> FactCandidate | None:
+    noun = singular(m.group("noun"))
     time = s.time_for(m.start(), m.end(), s.clause_end(m.end()))
     return fact(s, "possession" if predicate.startswith("owns") else "attribute", predicate,
                 sentence, m.start(), m.end(), value=value, time=time,
@@ -122,17 +117,15 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
     for m in ORDINAL_GOT.finditer(text):
         o = m.group("ord").lower()
         nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
-        noun = m.group("noun")
         # "took in a third from the rescue": the noun is left out (`count_slot` refuses a
         # function word), and what it stands for is not read here: an earlier number and plural
         # of the turn was as often another thing (two kids, two beers) as the one counted
-        pred = count_slot(noun, m.group("verb"))
-        noun = singular(noun.lower())
+        pred = count_slot(m.group("noun"), m.group("verb"))
         if pred and nth >= 2 and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, str(nth), f"User now has {nth} "
-                                   f"{noun}s (a {o} one)."
+                                   f"{m.group('noun').lower()}s (a {o} one)."
                                    if not pred.startswith("count:") or pred == "count:child"
-                                   else f"User has done {nth} {noun}s.", noun=noun))
+                                   else f"User has done {nth} {m.group('noun').lower()}s."))
     for m in UP_DOWN.finditer(text):
         n = number(m.group("num"))
         noun = singular(m.group("noun"))

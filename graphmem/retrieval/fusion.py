@@ -212,11 +212,7 @@ def folded_evidence(rows: Sequence[Ranked], k: int, depth: int) -> list[Evidence
     rank order: `fold_whole_turn_pieces(scores_in_rank_order(evidence_of(rows[:depth])))[:k]`,
     with evidence made for the k places only."""
     rows = rows[:depth]
-    caps: list[float] = []
-    ceiling = float("inf")
-    for r in rows:
-        ceiling = min(round(r.conf, 6), ceiling)
-        caps.append(ceiling)
+    caps = _capped([round(r.conf, 6) for r in rows])
     out = []
     for at, folded in whole_turn_places(rows, lambda r: r.detail.type,
                                         lambda r: r.detail.turn_id, lambda r: r.detail.text)[:k]:
@@ -232,7 +228,16 @@ def scores_in_rank_order(evidence: list[Evidence]) -> list[Evidence]:
     after the ranking (latest first, current first, coverage) place an item above one of
     higher confidence, and a score that said otherwise would contradict the ranking (a reader
     sorting by score, the answer's evidence pool, would undo the rule)."""
-    ceiling = float("inf")
-    for e in evidence:
-        e.score = ceiling = min(e.score, ceiling)
+    for e, score in zip(evidence, _capped([e.score for e in evidence]), strict=True):
+        e.score = score
     return evidence
+
+
+def _capped(scores: Sequence[float]) -> list[float]:
+    """Each score made at most the one before it."""
+    out: list[float] = []
+    ceiling = float("inf")
+    for s in scores:
+        ceiling = min(s, ceiling)
+        out.append(ceiling)
+    return out
