@@ -70,6 +70,10 @@ class Predicate:
     # "bought a kayak" → owns kayak starts; a planned or cancelled event that would start a state
     # plans or cancels it ("picking the puppy up on Saturday"); a planned ending says nothing.
     brings: tuple[str, Change] | None = None
+    # For a state of things held side by side: the count family they are counted in. An event
+    # that brings the state to a number of them said outright ("another bike", "two of the
+    # guitars", "a second greyhound") steps that count (extract.counting.step_before).
+    counted_in: str | None = None
     # An event that ends what the subject held under its value ("left Northwind" ends works_at
     # Northwind): currency.ended_by_leaving.
     ends_held: bool = False
@@ -145,12 +149,12 @@ CANONICAL: tuple[Predicate, ...] = (
     _p("has_child", "relationship", C.SEVERAL, V.PERSON, "a child of the subject (name or who)",
        ("What are my kids' names?", "Do I have a daughter?")),
     _p("has_pet", "possession", C.SEVERAL, V.PET, "a pet of the subject (name or kind)",
-       ("What is my dog's name?", "What pets do I have?")),
+       ("What is my dog's name?", "What pets do I have?"), counted_in="owns_count"),
     _p("knows", "relationship", C.SEVERAL, V.PERSON,
        "a person in the subject's life; the key is the relation (friend, sister, boss…)",
        ("Who is my boss?", "What is my sister's name?"), keyed=True, key_type=V.THING),
     _p("owns", "possession", C.SEVERAL, V.THING, "a thing the subject owns (bike, flat, guitar…)",
-       ("What bike do I have?", "Do I still have the Kindle?")),
+       ("What bike do I have?", "Do I still have the Kindle?"), counted_in="owns_count"),
     _p("uses", "attribute", C.SEVERAL, V.THING, "an app, tool or product the subject uses",
        ("Which app do I use for budgeting?",)),
     _p("reading", "attribute", C.SEVERAL, V.THING, "a book or series the subject is reading",

@@ -11,7 +11,9 @@ Each message is cut into pieces as ingest cuts a turn (`graphmem.segment`), and 
 reads the pieces as in ingest (`prepare` for the session's pieces; the rules see the words before
 a piece). A FactCandidate is scored as the fact its stored predicate is a case of
 (`predicates.canonical_of`: "lived_in" is `lives_in` done, "spouse" is `partner`), with the value's
-offsets found in its piece. Scores are `model.scoring.score`'s: predicate found per message (P / R /
+offsets found in its piece. What the registry brings from an event read (`BROUGHT_BY`: "bought a
+kayak" → owns kayak; "another bike" → owns_count:bike +1) is not scored: the corpus labels the
+event alone. Scores are `model.scoring.score`'s: predicate found per message (P / R /
 F1) and value-span exact match. Change and subject are not compared here: a FactCandidate keeps a
 modality, not the corpus's change, and a name or role, not its subject class. What training prints
 (`model/weights/scores.json`) is the tagger's own reading of the same pieces
@@ -99,6 +101,8 @@ def predict(extractor: Any, messages: Sequence[Message]) -> list[list[TaggedFact
         for s, e in spans:
             before = msg.text[max(0, s - CONTEXT_CHARS):s]
             for cand in extract_in_turn(extractor, msg.text[s:e], "user", before):
+                if cand.extracted_by == registry.BROUGHT_BY:
+                    continue  # the registry's, from an event read: the corpus labels the event
                 fact = as_scored(cand, msg.text, s)
                 if fact is not None:
                     facts.append(fact)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..models import FAMILY_COUNTS, FactCandidate, RoleRef
 from . import habits
@@ -66,6 +67,41 @@ DIED = re.compile(
 UP_DOWN_BARE = re.compile(
     _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?:up|down)\s+to\s+"
     r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")(?=\s*(?:now\b|[.,;!]|$))", re.IGNORECASE)
+# The number said right before a thing an event brings or takes away, as a step of its count:
+# "another bike", "yet another", "one more", "six more tetras", "two of the guitars" (a step),
+# "a second greyhound" (the total).
+_STEP_BEFORE = re.compile(
+    r"(?:\b(?P<another>(?:yet\s+)?another|one\s+more)"
+    r"|\b(?P<more>" + _NUM + r")\s+(?:more|extra)"
+    r"|\b(?P<part>" + _NUM + r")\s+of\s+(?:my|our|the|his|her|their)"
+    r"|\b(?:a|an|my|our|his|her|their)\s+(?P<ord>" + _ORD + r"))\s+$", re.IGNORECASE)
+
+
+class Step(NamedTuple):
+    """A number said of the things an event brings or takes away."""
+
+    n: int
+    total: bool  # said as the count that now holds ("a second greyhound"), not a step
+    start: int  # where its words start
+
+
+def step_before(text: str, start: int) -> Step | None:
+    """The number said right before `start`, the start of the thing counted: "another " → 1,
+    "six more " → 6, "two of the " → 2 (steps), "a second " → 2 (the total); None when no
+    number is said there."""
+    m = _STEP_BEFORE.search(text, max(0, start - 40), start)
+    if m is None:
+        return None
+    if m.group("another"):
+        return Step(1, False, m.start())
+    if m.group("ord"):
+        o = m.group("ord").lower()
+        nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))
+        return Step(nth, True, m.start()) if nth >= 2 else None
+    n = number(m.group("more") or m.group("part"))
+    return Step(n, False, m.start()) if n else None
+
+
 # Words after a number or an ordinal that are no noun of a count: times, and function words
 # (prepositions, articles, pronouns, conjunctions: "took in a third from the rescue").
 _NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so i we you "

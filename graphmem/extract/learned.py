@@ -14,11 +14,13 @@ import re
 import threading
 from collections import Counter, deque
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from .. import predicates as registry
 from ..models import FactCandidate, RoleRef
 from ..temporal import find_time_expressions
+from . import counting
 from . import lexicon as L
 from . import patterns as P
 from .base import with_brought
@@ -297,10 +299,52 @@ class ModelExtractor:
                 made.append((t, cand))
         _unsure_counts(text, made)
         earlier = _not_this_occasion(text, made)
-        out = with_brought([cand for _t, cand in made])  # the states events bring (`brings`)
+        # the states events bring (`brings`), and the counts they step
+        out = with_brought([cand for _t, cand in made]) + _count_steps(text, made)
         for cand in earlier:
             cand.competes = False
         return out
+
+
+def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactCandidate]:
+    """The counts the model's events step, by the number said right before the thing they
+    bring or take away (`counting.step_before`, exact): "treated myself to another bike" →
+    owns_count:bike +1, "gave away two of the guitars" → −2, "adopted a second greyhound" → 2.
+    The count of the thing's head noun (`counting.count_slot`), in the family its state is
+    counted in (`counted_in`); none where the piece states that count itself ("… so 16 fish
+    now"), and none of a name ("another Pip"). It competes as its event does."""
+    stated = {(c.subject, c.predicate) for _t, c in made if _is_count(c.predicate)}
+    out: list[FactCandidate] = []
+    for t, c in made:
+        entry = registry.lookup(c.predicate)
+        if entry is None or entry.brings is None or c.modality != "asserted":
+            continue
+        state, change = entry.brings
+        family = registry.BY_NAME[state].counted_in
+        step = counting.step_before(text, t.value.start)
+        head = t.value.text.split()[-1] if t.value.text.split() else ""
+        if family is None or step is None or not head[:1].islower() or (
+                step.total and change is not registry.Change.STARTS):
+            continue
+        predicate = counting.count_slot(head)
+        if predicate is None or not predicate.startswith(family + ":") or (
+                (c.subject, predicate) in stated):
+            continue
+        sign = "" if step.total else "+" if change is registry.Change.STARTS else "-"
+        value = f"{sign}{step.n}"
+        who = "User" if c.subject == "user" else c.subject
+        noun = singular(head)
+        out.append(replace(c, kind=registry.BY_NAME[family].kind, predicate=predicate,
+                           value=value, support=text[step.start:t.value.end],
+                           text=registry.statement(who, predicate, value),
+                           roles=[RoleRef("object", noun, "pet" if noun in L.PETS else "object")],
+                           extracted_by=registry.BROUGHT_BY))
+    return out
+
+
+def _is_count(predicate: str) -> bool:
+    entry = registry.lookup(predicate)
+    return entry is not None and entry.cardinality is registry.Cardinality.COUNT
 
 
 # A number that counts a part or a change, not a total: "2 more cats", "3 of the 5 books",
@@ -313,12 +357,8 @@ def _unsure_counts(text: str, made: list[tuple[Any, FactCandidate]]) -> None:
     """Counts that do not compete: two numbers for one count in a piece ("I don't have 3 cats,
     just 2": which is the total is not the model's to say), or a number said as a part or a
     change ("2 more cats")."""
-    def is_count(c: FactCandidate) -> bool:
-        # a number the model is unsure of is still a second number for the count
-        entry = registry.lookup(c.predicate)
-        return ((c.competes or c.doubtful) and entry is not None
-                and entry.cardinality is registry.Cardinality.COUNT)
-    counts = [(t, c) for t, c in made if is_count(c)]
+    # a number the model is unsure of is still a second number for the count
+    counts = [(t, c) for t, c in made if (c.competes or c.doubtful) and _is_count(c.predicate)]
     slots = Counter((c.subject, c.predicate) for _t, c in counts)
     for t, c in counts:
         told_as_part = (_PART_AFTER.match(text, t.value.end)

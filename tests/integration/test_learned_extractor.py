@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from graphmem import predicates as registry
 from graphmem.extract import OfflineExtractor
 from graphmem.extract.learned import HybridExtractor, ModelExtractor
 from graphmem.history import facts_as_of
@@ -206,3 +207,23 @@ def test_sessions_read_together_make_the_facts_of_sessions_read_one_by_one(graph
         found.append((facts, edges))
     assert found[0][0] and any("model:" in f[-1] for f in found[0][0])
     assert found[0] == found[1]
+
+
+def test_an_event_told_with_a_number_steps_the_count_the_user_stated(graph, user_id, hybrid):
+    """The model reads the purchase and the giving away (no rule does: their verbs are not the
+    rules'); the number said with them steps the count the rules read before ("three kayaks",
+    then another, then two of them given away)."""
+    facts = _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 3, 1), ["We keep three kayaks in the garage, mostly for the lake."]),
+        ("s2", _at(2026, 4, 12), ["Ordered another kayak in the spring sale, the lake is "
+                                   "calling"]),
+        ("s3", _at(2026, 6, 20), ["Gave away two of the kayaks to my neighbour, the garage is "
+                                   "a room again"]),
+    ])
+    counts = {(f["value"], f["status"], f["extracted_by"]) for f in facts
+              if f["predicate"] == "owns_count:kayak"}
+    assert counts == {("3", "superseded", "rule:clause.have"),
+                      ("+1", "superseded", registry.BROUGHT_BY),
+                      ("-2", "active", registry.BROUGHT_BY)}, counts
+    current = [f for f in facts_as_of(graph, user_id) if f["predicate"] == "owns_count:kayak"]
+    assert [f["quantity"] for f in current] == [2.0], current

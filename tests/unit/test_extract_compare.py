@@ -53,3 +53,21 @@ def test_the_dev_split_is_the_training_splits_dev_slice(capsys):
     assert dev and rest and not {m.batch for m in dev} & {m.batch for m in held}
     assert main(["--split", "dev", "--extractors", "offline"]) == 0
     assert capsys.readouterr().out.startswith(f"dev split: {len(dev)} messages")
+
+
+def test_what_the_registry_brings_from_an_event_is_not_scored():
+    """The corpus labels "sold the van" as `sold` alone; the owns (stops) the registry brings
+    from it, and a count an event steps, are no reading of the extractor's to score."""
+    from graphmem.extract.corpus import Span
+    from graphmem.extract.learned import ModelExtractor
+    from tests.unit.test_extract_learned import FakeTagger, Tagged
+
+    text = "sold two of the guitars on sunday"
+    msgs = [message(text, '[{"predicate": "sold", "value": "guitars", "change": "done"}]')]
+    at = text.index("guitars")
+    tagger = FakeTagger({text: [Tagged("sold", Span(at, at + 7, "guitars"), "done")]})
+    model = ModelExtractor(tagger)
+    made = [c.predicate for c in model.extract(text, "user")]
+    assert made == ["sold", "owns", "owns_count:guitar"]
+    assert [[f.predicate for f in p] for p in predict(model, msgs)] == [["sold"]]
+    assert score(msgs, predict(model, msgs))["micro"]["precision"] == 1.0

@@ -385,6 +385,47 @@ def test_a_count_said_as_a_part_or_twice_in_a_piece_does_not_compete():
             if c.predicate.startswith("owns_count")} == {"3": False, "2": False}
 
 
+def test_an_event_told_with_a_number_steps_the_count_of_its_thing():
+    """"Treated myself to another bike": the model reads the event (the corpus labels no count
+    there); the number said right before the thing it brings or takes away steps that thing's
+    count, exactly, and competes as the event does."""
+    def steps(text, predicate, words, change="done", score=0.99, subject="user"):
+        tagger = FakeTagger({text: [Tagged(predicate, span(text, words), change, score=score,
+                                           subject=subject)]})
+        return [(c.predicate, c.value, c.competes, c.support)
+                for c in extract_in_turn(ModelExtractor(tagger), text, "user", "")
+                if c.predicate.startswith(("owns_count:", "count:"))]
+
+    assert steps("Treated myself to another bike, gravel this time", "acquired", "bike") == [
+        ("owns_count:bike", "+1", True, "another bike")]
+    assert steps("gave away two of the guitars to my nephew", "sold", "guitars") == [
+        ("owns_count:guitar", "-2", True, "two of the guitars")]
+    assert steps("picked up six more tetras at the weekend", "adopted", "tetras") == [
+        ("owns_count:tetra", "+6", True, "six more tetras")]
+    assert steps("we adopted a second greyhound", "adopted", "greyhound") == [
+        ("owns_count:greyhound", "2", True, "a second greyhound")]
+    assert steps("bought yet another sewing machine", "bought", "sewing machine") == [
+        ("owns_count:machine", "+1", True, "yet another sewing machine")]
+    # unsure of the event, unsure of its step
+    assert steps("got another bike", "acquired", "bike", score=SURE_SCORE - 0.01) == [
+        ("owns_count:bike", "+1", False, "another bike")]
+    # no number said, a name, an ordinal of something sold, a plan, a count stated outright
+    assert steps("bought a bike yesterday", "bought", "bike") == []
+    assert steps("adopted another Pip", "adopted", "Pip") == []
+    assert steps("sold my second car", "sold", "car") == []
+    assert steps("getting another bike in May", "acquired", "bike", change="planned") == []
+    both = "picked up another cat so that's 3 cats now"
+    tagger = FakeTagger({both: [Tagged("adopted", span(both, "cat"), "done"),
+                                Tagged("owns_count", span(both, "3"), "starts",
+                                       key=span(both, "cats"))]})
+    assert [(c.predicate, c.value) for c in ModelExtractor(tagger).extract(both, "user")
+            if c.predicate.startswith("owns_count")] == [("owns_count:cat", "3")]
+    # someone else's count is theirs
+    mum = "my mum bought another sewing machine"
+    assert [p for p, *_ in steps(mum, "bought", "sewing machine", subject="parent")] == [
+        "owns_count:machine"]
+
+
 def test_a_slot_the_rules_read_as_ended_takes_the_models_new_value():
     """"I left St Thomas' in Feb, I'm at the Royal Marsden now": the rules read the leaving (an
     event that ends works_at); the model's new employer is no second reading of it and is kept,
