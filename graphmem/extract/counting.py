@@ -68,13 +68,22 @@ UP_DOWN_BARE = re.compile(
     _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?:up|down)\s+to\s+"
     r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")(?=\s*(?:now\b|[.,;!]|$))", re.IGNORECASE)
 # The number said right before a thing an event brings or takes away, as a step of its count:
-# "another bike", "yet another", "one more", "six more tetras", "two of the guitars" (a step),
-# "a second greyhound" (the total).
+# "another bike", "yet another", "another two", "one more", "six more tetras", "two of the
+# guitars" (a step), "a second greyhound" (the total) — of the speaker's own things only (not
+# "two of his bikes", "their second car"), never a part of a larger number ("1,500 more").
+_WHOLE = r"(?<![\d.,])"
 _STEP_BEFORE = re.compile(
-    r"(?:\b(?P<another>(?:yet\s+)?another|one\s+more)"
-    r"|\b(?P<more>" + _NUM + r")\s+(?:more|extra)"
-    r"|\b(?P<part>" + _NUM + r")\s+of\s+(?:my|our|the|his|her|their)"
-    r"|\b(?:a|an|my|our|his|her|their)\s+(?P<ord>" + _ORD + r"))\s+$", re.IGNORECASE)
+    r"(?:\b(?P<another>(?:yet\s+)?another(?:\s+" + _WHOLE + r"(?P<another_n>" + _NUM + r"))?|"
+    r"one\s+more)"
+    r"|\b" + _WHOLE + r"(?P<more>" + _NUM + r")\s+(?:more|extra)"
+    r"|\b" + _WHOLE + r"(?P<part>" + _NUM + r")\s+of\s+(?:my|our|the)"
+    r"|\b(?:a|an|my|our)\s+(?P<ord>" + _ORD + r"))\s+$", re.IGNORECASE)
+# Words of the clause before the step that say it did not happen, or not for certain.
+_NOT_DONE = re.compile(r"\b(?:nearly|almost|about\s+to|could|would|should|might|may|maybe|"
+                       r"\w+" + AP + r"ve)\b", re.IGNORECASE)
+# Someone the thing is got for, between the verb and its number: "bought my son another bike".
+_FOR_SOMEONE = re.compile(r"\b(?:him|her|them|us|my\s+\w+|our\s+\w+|the\s+\w+)\s+$",
+                          re.IGNORECASE)
 
 
 class Step(NamedTuple):
@@ -87,13 +96,21 @@ class Step(NamedTuple):
 
 def step_before(text: str, start: int) -> Step | None:
     """The number said right before `start`, the start of the thing counted: "another " → 1,
-    "six more " → 6, "two of the " → 2 (steps), "a second " → 2 (the total); None when no
-    number is said there."""
+    "another two " / "six more " → 2 / 6, "two of the " → 2 (steps), "a second " → 2 (the
+    total); None when no number is said there, when the thing is got for someone else, when its
+    clause says it was not done or not for certain ("didn't sell two of the guitars", "nearly
+    bought another"), or asks ("bought another camera?")."""
     m = _STEP_BEFORE.search(text, max(0, start - 40), start)
-    if m is None:
+    if m is None or re.match(r"hand\b", text[start:], re.IGNORECASE):  # "a second hand car"
+        return None
+    c0, c1 = P.clause(text, m.start())
+    if (P.NEGATORS.search(text, c0, m.start()) or P.CONDITIONAL.search(text, c0, m.start())
+            or _NOT_DONE.search(text, c0, m.start()) or _FOR_SOMEONE.search(text, c0, m.start())
+            or text[c1:c1 + 1] == "?"):
         return None
     if m.group("another"):
-        return Step(1, False, m.start())
+        n = number(m.group("another_n")) if m.group("another_n") else 1
+        return Step(n, False, m.start()) if n else None
     if m.group("ord"):
         o = m.group("ord").lower()
         nth = L.ORDINAL_WORDS.get(o) or int(re.sub(r"\D", "", o))

@@ -313,7 +313,9 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
     The count of the thing's head noun (`counting.count_slot`), in the family its state is
     counted in (`counted_in`); none where the piece states that count itself ("… so 16 fish
     now"), and none of a name ("another Pip"). It competes as its event does."""
-    stated = {(c.subject, c.predicate) for _t, c in made if _is_count(c.predicate)}
+    # the counts stated in the piece, keyed also as the rules key a noun ("kittens" → cat)
+    stated = {(c.subject, p) for _t, c in made if _is_count(c.predicate)
+              for p in (c.predicate, counting.count_slot(c.predicate.partition(":")[2]))}
     out: list[FactCandidate] = []
     for t, c in made:
         entry = registry.lookup(c.predicate)
@@ -322,7 +324,11 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
         state, change = entry.brings
         family = registry.BY_NAME[state].counted_in
         step = counting.step_before(text, t.value.start)
-        head = t.value.text.split()[-1] if t.value.text.split() else ""
+        words = t.value.text.split()
+        head = words[-1] if words else ""
+        lead = number(words[0]) if len(words) > 1 else None
+        if step is not None and lead:  # "another two kittens", the number inside the value
+            step = step._replace(n=lead) if (step.n, step.total) == (1, False) else None
         if family is None or step is None or not head[:1].islower() or (
                 step.total and change is not registry.Change.STARTS):
             continue

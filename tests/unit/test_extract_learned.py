@@ -420,6 +420,31 @@ def test_an_event_told_with_a_number_steps_the_count_of_its_thing():
                                        key=span(both, "cats"))]})
     assert [(c.predicate, c.value) for c in ModelExtractor(tagger).extract(both, "user")
             if c.predicate.startswith("owns_count")] == [("owns_count:cat", "3")]
+    # the number inside the value: "another two kittens"
+    assert steps("adopted another two kittens", "adopted", "two kittens") == [
+        ("owns_count:cat", "+2", True, "another two kittens")]
+    # not the speaker's own things, not said as done, a part of a larger number, got for
+    # someone else, asked (a hostile review's cases)
+    for text, predicate, words in [
+            ("my brother sold me two of his bikes", "sold", "bikes"),
+            ("we bought their second car off them", "bought", "car"),
+            ("I didn't sell two of the guitars", "sold", "guitars"),
+            ("nearly sold two of the guitars", "sold", "guitars"),
+            ("I could've sold two of the guitars", "sold", "guitars"),
+            ("never bought another bike after that", "bought", "bike"),
+            ("bought another camera? nah, just rented one", "bought", "camera"),
+            ("bought my son another bike", "bought", "bike"),
+            ("bought 1,500 more bricks", "bought", "bricks"),
+            ("bought a second hand car", "bought", "hand")]:
+        assert steps(text, predicate, words) == [], text
+    # a count the piece states, keyed as the rules key its noun ("kittens" → cat)
+    kits = "adopted two of the kittens, so 3 kittens now"
+    at = kits.rindex("kittens")
+    tagger = FakeTagger({kits: [Tagged("adopted", span(kits, "kittens"), "done"),
+                                Tagged("owns_count", span(kits, "3"), "starts",
+                                       key=Span(at, at + 7, "kittens"))]})
+    assert [(c.predicate, c.value) for c in ModelExtractor(tagger).extract(kits, "user")
+            if c.predicate.startswith("owns_count")] == [("owns_count:kitten", "3")]
     # someone else's count is theirs
     mum = "my mum bought another sewing machine"
     assert [p for p, *_ in steps(mum, "bought", "sewing machine", subject="parent")] == [
