@@ -18,7 +18,9 @@ _NUM = r"\d{1,4}|" + "|".join(sorted((w for w in L.NUMBER_WORDS if " " not in w)
                                       reverse=True))
 _SUBJ = r"\b(?P<subj>I|we)(?:" + AP + r"(?:ve|d|m|re))?(?:\s+(?:just|finally|recently|now|" \
         r"officially|also|have|had|sadly|already))*"
-_NOUN = r"(?P<noun>guinea\s+pigs?|half\s+marathons?|[a-z][a-z-]*)"
+# Things of two words counted whole (the rest by their head noun).
+TWO_WORD = ("guinea pig", "half marathon")
+_NOUN = r"(?P<noun>" + "|".join(w.replace(" ", r"\s+") + "s?" for w in TWO_WORD) + r"|[a-z][a-z-]*)"
 ORDINAL_GOT = re.compile(
     r"(?:" + _SUBJ + r"\s+|" + P.SENTENCE_START + r")(?:went\s+and\s+)?"  # "Went and got a third"
     r"(?P<verb>got|bought|adopted|had|welcomed|added|picked\s+up|brought\s+home|"
@@ -143,6 +145,27 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     if verb.lower() in _ACHIEVE:
         return f"count:{slug(n)}"
     return f"owns_count:{slug(n)}"
+
+
+def count_of(name: str, key: str) -> str | None:
+    """The count a learned reading of `name` (owns_count or count) with the thing `key` is kept
+    under, keyed as the rules key theirs (`count_slot`), so that both readings of one thing meet
+    in one slot: a pet by its kind ("kittens" → owns_count:cat, "hens" → chicken), children
+    ("kids" → count:child), a thing of two words counted whole ("guinea pigs"), else the head
+    noun ("rescue dogs" → dog, "streaming subscriptions" → subscription)."""
+    words = P.WS.sub(" ", key.lower()).strip().split()
+    if not words:
+        return None
+    whole = singular(" ".join(words[-2:]))
+    if whole in TWO_WORD:
+        return f"{'owns_count' if whole in L.PETS else name}:{slug(L.PETS.get(whole, whole))}"
+    head = singular(words[-1])
+    if head in _FAMILY:
+        return f"count:{_FAMILY[head]}"
+    if head in L.PETS:
+        return f"owns_count:{slug(L.PETS[head])}"
+    word = slug(head) if head.isascii() else head  # "pokémon" as said, not "pok_mon"
+    return f"{name}:{word}" if word else None
 
 
 def _count_fact(s: Sentence, m: re.Match[str], predicate: str, value: str,

@@ -78,9 +78,8 @@ def _stored_predicate(tagged: Any) -> tuple[str, str] | None:
         return (f"does:{k}", value) if k else None
     if name in ("owns_count", "count"):
         n = number(value)
-        if n is None or not key:
-            return None
-        return f"{name}:{singular(key.split()[-1])}", str(n)
+        predicate = counting.count_of(name, key) if key else None
+        return (predicate, str(n)) if n is not None and predicate else None
     if name == "favorite":
         return (f"favorite_{slug(key)}", value) if key and slug(key) else None
     if name == "knows":

@@ -444,11 +444,28 @@ def test_an_event_told_with_a_number_steps_the_count_of_its_thing():
                                 Tagged("owns_count", span(kits, "3"), "starts",
                                        key=Span(at, at + 7, "kittens"))]})
     assert [(c.predicate, c.value) for c in ModelExtractor(tagger).extract(kits, "user")
-            if c.predicate.startswith("owns_count")] == [("owns_count:kitten", "3")]
+            if c.predicate.startswith("owns_count")] == [("owns_count:cat", "3")]
     # someone else's count is theirs
     mum = "my mum bought another sewing machine"
     assert [p for p, *_ in steps(mum, "bought", "sewing machine", subject="parent")] == [
         "owns_count:machine"]
+
+
+def test_the_models_counts_are_keyed_as_the_rules_key_theirs():
+    """One thing, one count slot, whoever read it: the rules key "three guinea pigs" as
+    owns_count:guinea_pig, "two kids" as count:child, "six hens" as owns_count:chicken; the
+    model's readings of them meet theirs there (they had been `pig`, `kid`, `hen`)."""
+    rules = OfflineExtractor()
+    for text, number, key in [("we have three guinea pigs", "three", "guinea pigs"),
+                              ("we have two kids, 4 and 7", "two", "kids"),
+                              ("We keep six hens at the bottom of the garden", "six", "hens"),
+                              ("I have two rescue dogs", "two", "rescue dogs")]:
+        tagger = FakeTagger({text: [Tagged("owns_count" if key != "kids" else "count",
+                                           span(text, number), "ongoing", key=span(text, key))]})
+        model = [c.predicate for c in ModelExtractor(tagger).extract(text, "user")]
+        ruled = [c.predicate for c in extract_in_turn(rules, text, "user", "")
+                 if c.predicate.startswith(("owns_count:", "count:"))]
+        assert model == ruled and len(model) == 1, (text, model, ruled)
 
 
 def test_a_slot_the_rules_read_as_ended_takes_the_models_new_value():
