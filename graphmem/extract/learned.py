@@ -309,12 +309,12 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
     """The counts the model's events step, by the number said right before the thing they
     bring or take away (`counting.step_before`, exact): "treated myself to another bike" →
     owns_count:bike +1, "gave away two of the guitars" → −2, "adopted a second greyhound" → 2.
-    The count of the thing's head noun (`counting.count_slot`), in the family its state is
-    counted in (`counted_in`); none where the piece states that count itself ("… so 16 fish
+    The thing's count keyed as the model's counts are (`counting.count_of`: a pet by its kind,
+    else the head noun; none of what the rules never count, "another question"), in the family
+    its state is counted in (`counted_in`); none where the piece states that count itself ("… so 16 fish
     now"), and none of a name ("another Pip"). It competes as its event does."""
-    # the counts stated in the piece, keyed also as the rules key a noun ("kittens" → cat)
-    stated = {(c.subject, p) for _t, c in made if _is_count(c.predicate)
-              for p in (c.predicate, counting.count_slot(c.predicate.partition(":")[2]))}
+    # the counts the piece states (keyed as the rules key theirs: `counting.count_of`)
+    stated = {(c.subject, c.predicate) for _t, c in made if _is_count(c.predicate)}
     out: list[FactCandidate] = []
     for t, c in made:
         entry = registry.lookup(c.predicate)
@@ -331,7 +331,9 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
         if family is None or step is None or not head[:1].islower() or (
                 step.total and change is not registry.Change.STARTS):
             continue
-        predicate = counting.count_slot(head)
+        # keyed as the model's counts are (`count_of`); nothing the rules never count
+        # ("another question")
+        predicate = counting.count_of(family, t.value.text) if counting.count_slot(head) else None
         if predicate is None or not predicate.startswith(family + ":") or (
                 (c.subject, predicate) in stated):
             continue

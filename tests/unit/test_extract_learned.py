@@ -420,6 +420,11 @@ def test_an_event_told_with_a_number_steps_the_count_of_its_thing():
                                        key=span(both, "cats"))]})
     assert [(c.predicate, c.value) for c in ModelExtractor(tagger).extract(both, "user")
             if c.predicate.startswith("owns_count")] == [("owns_count:cat", "3")]
+    # keyed as the model's counts and the rules' are: a pet by its kind, two words whole
+    assert steps("sold two of the guinea pigs to a friend", "sold", "guinea pigs") == [
+        ("owns_count:guinea_pig", "-2", True, "two of the guinea pigs")]
+    assert steps("we adopted another puppy", "adopted", "puppy") == [
+        ("owns_count:dog", "+1", True, "another puppy")]
     # the number inside the value: "another two kittens"
     assert steps("adopted another two kittens", "adopted", "two kittens") == [
         ("owns_count:cat", "+2", True, "another two kittens")]
