@@ -80,9 +80,10 @@ _STEP_BEFORE = re.compile(
     r"|\b" + _WHOLE + r"(?P<more>" + _NUM + r")\s+(?:more|extra)"
     r"|\b" + _WHOLE + r"(?P<part>" + _NUM + r")\s+of\s+(?:my|our|the)"
     r"|\b(?:a|an|my|our)\s+(?P<ord>" + _ORD + r"))\s+$", re.IGNORECASE)
-# Words of the clause before the step that say it did not happen, or not for certain.
-_NOT_DONE = re.compile(r"\b(?:nearly|almost|about\s+to|could|would|should|might|may|maybe|"
-                       r"\w+" + AP + r"ve)\b", re.IGNORECASE)
+# Words of the clause before the step that say it did not happen, or not for certain ("could've",
+# "would have"; "I'd have bought"; not "I've", "we've": done).
+_NOT_DONE = re.compile(r"\b(?:nearly|almost|about\s+to|could|would|should|might|may|maybe|must|"
+                       r"\w+" + AP + r"d\s+have)\b", re.IGNORECASE)
 # Someone the thing is got for, between the verb and its number: "bought my son another bike".
 _FOR_SOMEONE = re.compile(r"\b(?:him|her|them|us|my\s+\w+|our\s+\w+|the\s+\w+)\s+$",
                           re.IGNORECASE)

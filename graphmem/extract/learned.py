@@ -311,8 +311,8 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
     owns_count:bike +1, "gave away two of the guitars" → −2, "adopted a second greyhound" → 2.
     The thing's count keyed as the model's counts are (`counting.count_of`: a pet by its kind,
     else the head noun; none of what the rules never count, "another question"), in the family
-    its state is counted in (`counted_in`); none where the piece states that count itself ("… so 16 fish
-    now"), and none of a name ("another Pip"). It competes as its event does."""
+    its state is counted in (`counted_in`); none where the piece states that count itself
+    ("… so 16 fish now"), and none of a name ("another Pip"). It competes as its event does."""
     # the counts the piece states (keyed as the rules key theirs: `counting.count_of`)
     stated = {(c.subject, c.predicate) for _t, c in made if _is_count(c.predicate)}
     out: list[FactCandidate] = []
@@ -331,8 +331,6 @@ def _count_steps(text: str, made: list[tuple[Any, FactCandidate]]) -> list[FactC
         if family is None or step is None or not head[:1].islower() or (
                 step.total and change is not registry.Change.STARTS):
             continue
-        # keyed as the model's counts are (`count_of`); nothing the rules never count
-        # ("another question")
         predicate = counting.count_of(family, t.value.text) if counting.count_slot(head) else None
         if predicate is None or not predicate.startswith(family + ":") or (
                 (c.subject, predicate) in stated):

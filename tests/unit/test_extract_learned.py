@@ -425,6 +425,10 @@ def test_an_event_told_with_a_number_steps_the_count_of_its_thing():
         ("owns_count:guinea_pig", "-2", True, "two of the guinea pigs")]
     assert steps("we adopted another puppy", "adopted", "puppy") == [
         ("owns_count:dog", "+1", True, "another puppy")]
+    # said as done in the perfect: a step ("I've", "we've"); "I'd have" is not
+    assert steps("we've adopted another cat", "adopted", "cat") == [
+        ("owns_count:cat", "+1", True, "another cat")]
+    assert steps("I'd have bought another bike", "bought", "bike") == []
     # the number inside the value: "another two kittens"
     assert steps("adopted another two kittens", "adopted", "two kittens") == [
         ("owns_count:cat", "+2", True, "another two kittens")]
