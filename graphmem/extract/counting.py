@@ -139,18 +139,12 @@ def count_slot(noun: str, verb: str = "") -> str | None:
     if n in L.NOT_POSSESSED or n in L.VAGUE_HEADS or n in L.OCCUPATIONS or n in _NOT_A_NOUN or (
             n in L.CONSUMABLES and n not in L.PETS):  # "one coffee a day" is no possession
         return None  # "we're down to two now", "took in a third from …": no noun was said
-    if n in _FAMILY:
-        return f"count:{_FAMILY[n]}"
-    if n in L.PETS:
-        return f"owns_count:{slug(L.PETS[n])}"
-    if verb.lower() in _ACHIEVE:
-        return f"count:{slug(n)}"
-    return f"owns_count:{slug(n)}"
+    return count_of("count" if verb.lower() in _ACHIEVE else "owns_count", n)
 
 
 def count_of(name: str, key: str) -> str | None:
-    """The count a learned reading of `name` (owns_count or count) with the thing `key` is kept
-    under, keyed as the rules key theirs (`count_slot`), so that both readings of one thing meet
+    """The count `name` (owns_count or count) of the thing `key` is kept under, whoever read it
+    (the rules' `count_slot`, the model's counts and steps), so that readings of one thing meet
     in one slot: a pet by its kind ("kittens" → owns_count:cat, "hens" → chicken), children
     ("kids" → count:child), a thing of two words counted whole ("guinea pigs"), else the head
     noun ("rescue dogs" → dog, "streaming subscriptions" → subscription)."""
