@@ -31,7 +31,7 @@ UP_DOWN = re.compile(
     _SUBJ + r"(?:" + AP + r"(?:m|re)|\s+am|\s+are)?\s+(?:now\s+)?(?P<dir>up|down)\s+to\s+"
     r"(?:just\s+|only\s+)?(?P<num>" + _NUM + r")\s+" + _NOUN + r"\b", re.IGNORECASE)
 FEWER = re.compile(
-    _SUBJ + r"\s+(?:now\s+)?(?:have|own|got)\s+(?P<num>" + _NUM + r"|a\s+few)\s+(?P<dir>fewer|less|"
+    _SUBJ + r"\s+(?:now\s+)?(?:have|own|got)\s+(?P<num>" + _NUM + r")\s+(?P<dir>fewer|less|"
     r"more)\s+" + _NOUN + r"\b", re.IGNORECASE)
 GAINED = re.compile(
     r"(?:" + _SUBJ + r"\s+|" + P.SENTENCE_START + r")"  # "Picked up two more fish": no "I"
@@ -127,6 +127,17 @@ def step_before(text: str, start: int) -> Step | None:
 _NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so i we you "
                         "he she it they them us me him her its their his and or but as into onto "
                         "off out up than then there here".split()) | L.PREPOSITIONS | L.COUNT_STOP
+def plural(word: str) -> bool:
+    """Whether a word is a plural noun's form, as "one of my …" takes ("one of my guitars", "two
+    of our fish"): "one of my gray slippers" names no plural at "gray", nor "one of my Pearl
+    Izumi gloves" at "Pearl", so neither is the thing counted."""
+    w = P.WS.sub(" ", word.lower())
+    return singular(w) != w or w in L.IRREGULAR_PLURALS or w.endswith(_SAME_PLURAL)
+
+
+_SAME_PLURAL = tuple(w for w, one in L.IRREGULAR_PLURALS.items() if w == one)  # "goldfish"
+
+
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
            "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}
@@ -211,7 +222,7 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
             out.append(_count_fact(s, m, pred, str(n),
                                    f"User is {m.group('dir').lower()} to {n} {m.group('noun')}."))
     for m in FEWER.finditer(text):
-        n = 3 if m.group("num").lower() == "a few" else number(m.group("num"))
+        n = number(m.group("num"))  # a number said: "a few more" counts nothing exactly
         pred = count_slot(m.group("noun"))
         if pred and n is not None and not s.hedged(m.start()):
             sign = "+" if m.group("dir").lower() == "more" else "-"
@@ -232,7 +243,8 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
         pred = count_slot(noun)
         if m.group("verb").lower() == "gave" and not m.group("of"):
             continue  # "gave two talks": only "gave two of the kittens (away)" counts
-        if pred and n is not None and (m.group("of") or noun in L.PETS) and \
+        if pred and n is not None and (m.group("of") and plural(m.group("noun"))
+                                       or not m.group("of") and noun in L.PETS) and \
                 not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, f"-{n}",
                                    f"User has {n} {m.group('noun')} fewer."))
@@ -263,7 +275,7 @@ def counts(s: Sentence, before: str = "") -> list[FactCandidate]:
         n = number(m.group("num"))
         noun = singular(m.group("noun"))
         pred = count_slot(noun)
-        if pred and n and noun in L.PETS and not s.hedged(m.start()):
+        if pred and n and noun in L.PETS and plural(m.group("noun")) and not s.hedged(m.start()):
             out.append(_count_fact(s, m, pred, f"-{n}",
                                    f"User has {n} {m.group('noun')} fewer."))
     counted = [f for f in out if f and f.predicate.startswith(("owns_count:", "count:"))]

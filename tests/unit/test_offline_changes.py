@@ -76,6 +76,25 @@ def test_an_ordinal_with_its_noun_left_out_makes_no_count():
     assert ("owns_count:cat", "3") in [(f.predicate, f.value) for f in said]
 
 
+def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
+    """Rules count only what is exact: "a few more" is no number ("I've got a few more to go",
+    "a few more tasks to add" made "+3"), and "one of my …" counts the plural it names, not the
+    word after "my" ("lost one of my gray slippers" made "1 gray fewer")."""
+    for text in ("I'm on Homecoming now, so I've got a few more to go.",
+                 "I have a few more tasks to add.",
+                 "I need new slippers since I lost one of my gray slippers when moving.",
+                 "I lost one of my Pearl Izumi gloves on a group ride."):
+        facts = X.extract(text, "user")
+        assert not [f for f in facts if "count" in f.predicate], [(f.predicate, f.value)
+                                                                  for f in facts]
+    for text, slot, step in (("We now have two more cats.", "owns_count:cat", "+2"),
+                             ("I sold one of my guitars last week.", "owns_count:guitar", "-1"),
+                             ("Two of our fish died overnight.", "owns_count:fish", "-2"),
+                             ("Sadly one of my guinea pigs passed away.", "owns_count:guinea_pig",
+                              "-1")):
+        assert (slot, step) in [(f.predicate, f.value) for f in X.extract(text, "user")], text
+
+
 def test_a_habit_and_its_end_share_one_slot():
     start = X.extract("I play tennis every Sunday.", "user")
     end = X.extract("I gave up playing tennis.", "user")
