@@ -19,6 +19,7 @@ from .text import (
     norm,
     number,
     object_span,
+    plural,
     singular,
     skip_ws,
     slug,
@@ -222,7 +223,8 @@ def have(s: Sentence, m: re.Match[str], verb: str, pred: str,
             out.append(fact(s, "relationship", f"count:{fam}",
                             f"User has {count} {noun_shown}.", m.start(), support_end,
                             value=str(count), modality=modality, time=time))
-        elif count is not None and count >= 2 and not acquire and modality == "asserted":
+        elif count is not None and count >= 2 and not acquire and modality == "asserted" and \
+                plural(hm.group("noun")):  # "two meetings scheduled for": not "for"
             # ("I've got two cars" is had; "I got two cars", an acquisition, is `acquire`)
             out.append(fact(s, "possession", f"owns_count:{slug(noun)}",
                             f"User has {count} {noun_shown}.", m.start(), support_end,

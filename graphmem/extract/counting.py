@@ -10,7 +10,7 @@ from ..models import FAMILY_COUNTS, FactCandidate, RoleRef
 from . import habits
 from . import lexicon as L
 from . import patterns as P
-from .text import Sentence, fact, number, singular, slug, type_of, user_role
+from .text import Sentence, fact, number, plural, singular, slug, type_of, user_role
 
 AP = r"['’]"
 _ORD = "|".join(sorted(L.ORDINAL_WORDS, key=len, reverse=True)) + r"|\d{1,3}(?:st|nd|rd|th)"
@@ -127,15 +127,6 @@ def step_before(text: str, start: int) -> Step | None:
 _NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so i we you "
                         "he she it they them us me him her its their his and or but as into onto "
                         "off out up than then there here".split()) | L.PREPOSITIONS | L.COUNT_STOP
-def plural(word: str) -> bool:
-    """Whether a word is a plural noun's form, as "one of my …" takes ("one of my guitars", "two
-    of our fish"): "one of my gray slippers" names no plural at "gray", nor "one of my Pearl
-    Izumi gloves" at "Pearl", so neither is the thing counted."""
-    w = P.WS.sub(" ", word.lower())
-    return singular(w) != w or w in L.IRREGULAR_PLURALS or w.endswith(_SAME_PLURAL)
-
-
-_SAME_PLURAL = tuple(w for w, one in L.IRREGULAR_PLURALS.items() if w == one)  # "goldfish"
 
 
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())

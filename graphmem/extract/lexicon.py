@@ -147,7 +147,7 @@ reminded warned advised pointed complained claimed explained wondered used suppo
 believed assumed figured guessed preferred enjoyed""".split())
 PREPOSITIONS = frozenset("at from on in for with to by about during after before".split())
 COUNT_STOP = frozenset("this that so in last now since and but with already before for at on of "
-                        "to total far during over the a my our".split())
+                        "to total far during over the a my our those these them their his her".split())
 TOOK_OBJECTS = frozenset("class classes course courses lesson lessons trip trips vacation holiday "
                           "test exam flight tour workshop break cruise train bus walk hike ride "
                           "photos pictures seminar day leave sabbatical".split())

@@ -421,6 +421,10 @@ def counts(s: Sentence) -> list[FactCandidate]:
     return [f for f in out if f]
 
 
+# A lone verb after "my first time" whose object the stop words cut ("doing this", "going there").
+_CUT_VERBS = frozenset("doing going being having getting making trying it".split())
+
+
 def ordinals(s: Sentence) -> list[FactCandidate]:
     text = s.text
     out: list[FactCandidate | None] = []
@@ -440,7 +444,9 @@ def ordinals(s: Sentence) -> list[FactCandidate]:
             words.pop()
         if words[0].lower() == "time":
             rest = words[1:]
-            noun = " ".join(rest) if rest else "time"
+            if not rest or len(rest) == 1 and rest[0].lower() in _CUT_VERBS:
+                continue  # "my second time (there)", "my first time doing": what is not said
+            noun = " ".join(rest)
         else:
             noun = " ".join(words)
         end = m.start("noun") + len(" ".join(words))

@@ -181,6 +181,17 @@ def singular(word: str) -> str:
     return w
 
 
+def plural(word: str) -> bool:
+    """Whether a word is a plural noun's form, as "one of my …" takes ("one of my guitars", "two
+    of our fish"): "one of my gray slippers" names no plural at "gray", nor "one of my Pearl
+    Izumi gloves" at "Pearl", so neither is the thing counted."""
+    w = " ".join(word.lower().split())
+    return singular(w) != w or w in L.IRREGULAR_PLURALS or w.endswith(_SAME_PLURAL)
+
+
+_SAME_PLURAL = tuple(w for w, one in L.IRREGULAR_PLURALS.items() if w == one)  # "goldfish"
+
+
 def number(word: str) -> int | None:
     w = norm(word)
     if w.isdigit():

@@ -77,13 +77,21 @@ def test_an_ordinal_with_its_noun_left_out_makes_no_count():
 
 
 def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
-    """Rules count only what is exact: "a few more" is no number ("I've got a few more to go",
-    "a few more tasks to add" made "+3"), and "one of my …" counts the plural it names, not the
-    word after "my" ("lost one of my gray slippers" made "1 gray fewer")."""
+    """Rules count only what is exact (each case found on real chats): "a few more" is no number
+    ("I've got a few more to go", "a few more tasks to add" made "+3"), and "one of my …" counts
+    the plural it names, not the word after "my" ("lost one of my gray slippers" made "1 gray
+    fewer")."""
     for text in ("I'm on Homecoming now, so I've got a few more to go.",
                  "I have a few more tasks to add.",
                  "I need new slippers since I lost one of my gray slippers when moving.",
-                 "I lost one of my Pearl Izumi gloves on a group ride."):
+                 "I lost one of my Pearl Izumi gloves on a group ride.",
+                 # a count's noun is the plural said, never a word after it; an ordinal of
+                 # "time" alone counts what is not said; "those films" are someone else's list
+                 "I have two meetings scheduled for tomorrow.",
+                 "We have ten projects running right now.",
+                 "It was my second time there.",
+                 "it was actually my first time doing this.",
+                 "I've only seen a couple of those films."):
         facts = X.extract(text, "user")
         assert not [f for f in facts if "count" in f.predicate], [(f.predicate, f.value)
                                                                   for f in facts]
@@ -91,7 +99,10 @@ def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
                              ("I sold one of my guitars last week.", "owns_count:guitar", "-1"),
                              ("Two of our fish died overnight.", "owns_count:fish", "-2"),
                              ("Sadly one of my guinea pigs passed away.", "owns_count:guinea_pig",
-                              "-1")):
+                              "-1"),
+                             ("I have two cars.", "owns_count:car", "2"),
+                             ("this is my third marathon", "count:marathon", "3"),
+                             ("I've read a couple of novels this year.", "count:novel", "2")):
         assert (slot, step) in [(f.predicate, f.value) for f in X.extract(text, "user")], text
 
 
