@@ -474,7 +474,7 @@ class HybridExtractor:
             unsure = {_canonical(c.predicate) for c in modelled if c.doubtful}
             ruled = [c for c in ruled if _canonical(c.predicate) not in self.model_reads
                      or _canonical(c.predicate) in unsure]
-        read = {_canonical(c.predicate) for c in ruled if not _ends(c)}
+        read = {_read_slot(c.predicate) for c in ruled if not _ends(c)}
         # a slot the rules read only as ended ("I left St Thomas' in Feb"): the model's new
         # value in it is no second reading of theirs ("I'm at the Royal Marsden now")
         ended = {(_canonical(c.predicate), slug(c.value or "")) for c in ruled if _ends(c)}
@@ -486,7 +486,7 @@ class HybridExtractor:
         out = list(ruled)
         for cand in modelled:
             slot = _canonical(cand.predicate)
-            if slot in read or (slot in ended_slots and (
+            if _read_slot(cand.predicate) in read or (slot in ended_slots and (
                     cand.modality == "negated" or (slot, slug(cand.value or "")) in ended)):
                 continue
             if _stance(cand.predicate) and slug(cand.value or "") in stanced:
@@ -505,6 +505,19 @@ def _ends(cand: FactCandidate) -> bool:
 def _stance(predicate: str) -> bool:
     entry = registry.lookup(predicate)
     return entry is not None and entry.cardinality is registry.Cardinality.STANCE
+
+
+def _read_slot(predicate: str) -> str:
+    """What a rule's reading covers in its piece: its canonical predicate, or for a count its
+    slot (the thing counted). "I have 3 cats and 2 dogs": the rules' cat count leaves the
+    model's dog count standing, as the two are counts of different things; the model's count of
+    the cats (keyed as the rules key theirs, `counting.count_of`) is still not added beside it."""
+    entry = registry.lookup(predicate)
+    if entry is not None and entry.cardinality is registry.Cardinality.COUNT and ":" in predicate:
+        family, key = predicate.split(":", 1)
+        return f"{family}:{key.rsplit('_', 1)[-1]}"  # by the head noun: the rules key some
+        # counts by their whole noun phrase ("count:fantasy_novel"), the model by its head
+    return _canonical(predicate)
 
 
 def _canonical(predicate: str) -> str:

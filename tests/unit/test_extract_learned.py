@@ -226,6 +226,25 @@ def test_the_hybrid_holds_back_the_models_reading_of_a_predicate_the_rules_read(
                                                                 ("member_of", "model")}
 
 
+def test_a_rule_s_count_holds_back_the_models_count_of_the_same_thing_only():
+    """A rule's count covers the thing it counts, not every count in its piece: "I have 3 cats
+    and 2 dogs" keeps the model's dog count beside the rules' cat count (it was dropped), while
+    the model's count of the cats, or of novels the rules counted as "fantasy novels", is not
+    added beside the rules' own."""
+    t = "I have 3 cats and 2 dogs."
+    u = "I've already read two fantasy novels this year."
+    tagger = FakeTagger({
+        t: [Tagged("owns_count", span(t, "3"), "ongoing", key=span(t, "cats")),
+            Tagged("owns_count", span(t, "2"), "ongoing", key=span(t, "dogs"))],
+        u: [Tagged("count", span(u, "two"), "ongoing", key=span(u, "novels"))]})
+    hybrid = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
+    assert sorted((c.predicate, c.value, c.extracted_by[:5]) for c in hybrid.extract(t, "user")
+                  if "count" in c.predicate) == [("owns_count:cat", "3", "rule:"),
+                                                 ("owns_count:dog", "2", "model")]
+    assert [(c.predicate, c.extracted_by[:5]) for c in hybrid.extract(u, "user")
+            if "count" in c.predicate] == [("count:fantasy_novel", "rule:")]
+
+
 def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
     """For a predicate of `model_reads`, the rules' facts of it in a user's turn are dropped and
     the model's reading stands; other predicates, and the assistant's turns, are as before."""
