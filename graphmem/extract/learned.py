@@ -515,8 +515,10 @@ def _read_slot(predicate: str) -> str:
     entry = registry.lookup(predicate)
     if entry is not None and entry.cardinality is registry.Cardinality.COUNT and ":" in predicate:
         family, key = predicate.split(":", 1)
-        return f"{family}:{key.rsplit('_', 1)[-1]}"  # by the head noun: the rules key some
-        # counts by their whole noun phrase ("count:fantasy_novel"), the model by its head
+        # by the head noun: the rules key some counts by their whole noun phrase
+        # ("count:fantasy_novel"), the model by its head; a thing of two words is whole
+        whole = key in {slug(t) for t in counting.TWO_WORD}
+        return f"{family}:{key if whole else key.rsplit('_', 1)[-1]}"
     return _canonical(predicate)
 
 

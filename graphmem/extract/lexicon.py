@@ -43,7 +43,10 @@ NOT_POSSESSED = frozenset(
 # Nouns a count of which is an achievement ("I've run five marathons").
 IRREGULAR_PLURALS = {"children": "child", "people": "person", "mice": "mouse", "geese": "goose",
                      "men": "man", "women": "woman", "feet": "foot", "teeth": "tooth",
-                     "fish": "fish", "sheep": "sheep", "series": "series", "species": "species"}
+                     "fish": "fish", "sheep": "sheep", "series": "series", "species": "species",
+                     "grandchildren": "grandchild", "stepchildren": "stepchild", "oxen": "ox",
+                     "cacti": "cactus", "fungi": "fungus", "dice": "dice", "deer": "deer",
+                     "shrimp": "shrimp", "koi": "koi", "bonsai": "bonsai"}
 
 RELATIONS: dict[str, str] = {
     "wife": "spouse", "husband": "spouse", "spouse": "spouse", "partner": "partner",

@@ -423,6 +423,7 @@ def counts(s: Sentence) -> list[FactCandidate]:
 
 # A lone verb after "my first time" whose object the stop words cut ("doing this", "going there").
 _CUT_VERBS = frozenset("doing going being having getting making trying it".split())
+_CUT_OBJECTS = frozenset("it this that them there here back out up over again".split())
 
 
 def ordinals(s: Sentence) -> list[FactCandidate]:
@@ -444,7 +445,8 @@ def ordinals(s: Sentence) -> list[FactCandidate]:
             words.pop()
         if words[0].lower() == "time":
             rest = words[1:]
-            if not rest or len(rest) == 1 and rest[0].lower() in _CUT_VERBS:
+            if not rest or rest[0].lower() in _CUT_VERBS and all(
+                    w.lower() in _CUT_OBJECTS for w in rest[1:]):
                 continue  # "my second time (there)", "my first time doing": what is not said
             noun = " ".join(rest)
         else:

@@ -186,10 +186,11 @@ def plural(word: str) -> bool:
     of our fish"): "one of my gray slippers" names no plural at "gray", nor "one of my Pearl
     Izumi gloves" at "Pearl", so neither is the thing counted."""
     w = " ".join(word.lower().split())
-    return singular(w) != w or w in L.IRREGULAR_PLURALS or w.endswith(_SAME_PLURAL)
+    return (singular(w) != w or w.endswith(_IRREGULAR)  # "goldfish", "step-children"
+            or len(word) >= 3 and word.endswith("s") and word[:-1].isupper())  # "PCs", "TVs"
 
 
-_SAME_PLURAL = tuple(w for w, one in L.IRREGULAR_PLURALS.items() if w == one)  # "goldfish"
+_IRREGULAR = tuple(L.IRREGULAR_PLURALS)
 
 
 def number(word: str) -> int | None:

@@ -243,6 +243,14 @@ def test_a_rule_s_count_holds_back_the_models_count_of_the_same_thing_only():
                                                  ("owns_count:dog", "2", "model")]
     assert [(c.predicate, c.extracted_by[:5]) for c in hybrid.extract(u, "user")
             if "count" in c.predicate] == [("count:fantasy_novel", "rule:")]
+    v = "I have two guinea pigs and three pigs."  # a thing of two words is keyed whole
+    tagger = FakeTagger({v: [Tagged("owns_count", span(v, "two"), "ongoing",
+                                    key=span(v, "guinea pigs")),
+                             Tagged("owns_count", span(v, "three"), "ongoing",
+                                    key=Span(v.rindex("pigs"), v.rindex("pigs") + 4, "pigs"))]})
+    assert sorted((c.predicate, c.extracted_by[:5]) for c in HybridExtractor(
+        OfflineExtractor(), ModelExtractor(tagger)).extract(v, "user") if "count" in c.predicate
+    ) == [("owns_count:guinea_pig", "rule:"), ("owns_count:pig", "model")]
 
 
 def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():

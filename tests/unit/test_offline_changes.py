@@ -91,6 +91,8 @@ def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
                  "We have ten projects running right now.",
                  "It was my second time there.",
                  "it was actually my first time doing this.",
+                 "This is my first time doing it.",
+                 "It's my second time going back to Italy.",
                  "I've only seen a couple of those films."):
         facts = X.extract(text, "user")
         assert not [f for f in facts if "count" in f.predicate], [(f.predicate, f.value)
@@ -102,7 +104,14 @@ def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
                               "-1"),
                              ("I have two cars.", "owns_count:car", "2"),
                              ("this is my third marathon", "count:marathon", "3"),
-                             ("I've read a couple of novels this year.", "count:novel", "2")):
+                             ("I've read a couple of novels this year.", "count:novel", "2"),
+                             # plurals by abbreviation, irregular, compound and Latin forms
+                             ("I have two PCs at home.", "owns_count:pcs", "2"),
+                             ("I sold one of my PCs last week.", "owns_count:pcs", "-1"),
+                             ("I have 4 grandchildren.", "count:grandchild", "4"),
+                             ("I have three cacti.", "owns_count:cactus", "3"),
+                             ("Sadly one of my goldfish died.", "owns_count:fish", "-1"),
+                             ("It's my fifth time being laid off.", "count:being_laid_off", "5")):
         assert (slot, step) in [(f.predicate, f.value) for f in X.extract(text, "user")], text
 
 
