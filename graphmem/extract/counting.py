@@ -127,8 +127,6 @@ def step_before(text: str, start: int) -> Step | None:
 _NOT_A_NOUN = frozenset("now today tonight yesterday tomorrow again anymore total left so i we you "
                         "he she it they them us me him her its their his and or but as into onto "
                         "off out up than then there here".split()) | L.PREPOSITIONS | L.COUNT_STOP
-
-
 _ACHIEVE = frozenset("finished completed ran run did climbed".split())
 _FAMILY = {"child": "child", "kid": "child", "baby": "child", "son": "son",
            "daughter": "daughter", "grandchild": "grandchild", "grandkid": "grandchild"}

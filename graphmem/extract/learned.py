@@ -507,6 +507,9 @@ def _stance(predicate: str) -> bool:
     return entry is not None and entry.cardinality is registry.Cardinality.STANCE
 
 
+_WHOLE_KEYS = frozenset(slug(t) for t in counting.TWO_WORD)  # "guinea_pig": one thing
+
+
 def _read_slot(predicate: str) -> str:
     """What a rule's reading covers in its piece: its canonical predicate, or for a count its
     slot (the thing counted). "I have 3 cats and 2 dogs": the rules' cat count leaves the
@@ -517,8 +520,7 @@ def _read_slot(predicate: str) -> str:
         family, key = predicate.split(":", 1)
         # by the head noun: the rules key some counts by their whole noun phrase
         # ("count:fantasy_novel"), the model by its head; a thing of two words is whole
-        whole = key in {slug(t) for t in counting.TWO_WORD}
-        return f"{family}:{key if whole else key.rsplit('_', 1)[-1]}"
+        return f"{family}:{key if key in _WHOLE_KEYS else key.rsplit('_', 1)[-1]}"
     return _canonical(predicate)
 
 
