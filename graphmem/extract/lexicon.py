@@ -40,13 +40,24 @@ NOT_POSSESSED = frozenset(
     "second minute hour day night week weekend month year time thing question idea option way "
     "reason point step issue problem concern tip suggestion favorite more less fewer left other few "
     "lot bit of hundred thousand million percent dollar buck mile kilometer pound kg".split())
-# Nouns a count of which is an achievement ("I've run five marathons").
+# Plurals the ending rules of `text.singular` get wrong: irregular, unchanged or Latin forms,
+# "-ves" for "-f(e)" ("knives", not "knive") and "-uses" for "-us" ("buses", not "buse").
 IRREGULAR_PLURALS = {"children": "child", "people": "person", "mice": "mouse", "geese": "goose",
                      "men": "man", "women": "woman", "feet": "foot", "teeth": "tooth",
                      "fish": "fish", "sheep": "sheep", "series": "series", "species": "species",
                      "grandchildren": "grandchild", "stepchildren": "stepchild", "oxen": "ox",
                      "cacti": "cactus", "fungi": "fungus", "dice": "dice", "deer": "deer",
-                     "shrimp": "shrimp", "koi": "koi", "bonsai": "bonsai"}
+                     "shrimp": "shrimp", "koi": "koi", "bonsai": "bonsai",
+                     "knives": "knife", "wives": "wife", "lives": "life", "wolves": "wolf",
+                     "shelves": "shelf", "leaves": "leaf", "halves": "half", "loaves": "loaf",
+                     "calves": "calf", "scarves": "scarf", "hooves": "hoof", "thieves": "thief",
+                     "elves": "elf", "buses": "bus", "campuses": "campus", "viruses": "virus",
+                     "bonuses": "bonus", "cactuses": "cactus", "octopuses": "octopus",
+                     "walruses": "walrus", "platypuses": "platypus", "priuses": "prius",
+                     "citruses": "citrus", "hippopotamuses": "hippopotamus"}
+# Singular nouns that end like an irregular plural ("specimen" ends as "men" does).
+SINGULAR_LOOKALIKES = frozenset(
+    "specimen abdomen omen stamen ramen amen regimen acumen bitumen lumen selfish".split())
 
 RELATIONS: dict[str, str] = {
     "wife": "spouse", "husband": "spouse", "spouse": "spouse", "partner": "partner",

@@ -422,8 +422,10 @@ def counts(s: Sentence) -> list[FactCandidate]:
 
 
 # A lone verb after "my first time" whose object the stop words cut ("doing this", "going there").
-_CUT_VERBS = frozenset("doing going being having getting making trying it".split())
+_CUT_VERBS = frozenset("doing going being having getting making trying".split())
 _CUT_OBJECTS = frozenset("it this that them there here back out up over again".split())
+# A clause after "my first time" that begins with its own subject ("… time it rained", "… we met").
+_CUT_PRONOUNS = frozenset("i it we you they he she".split())
 
 
 def ordinals(s: Sentence) -> list[FactCandidate]:
@@ -445,9 +447,9 @@ def ordinals(s: Sentence) -> list[FactCandidate]:
             words.pop()
         if words[0].lower() == "time":
             rest = words[1:]
-            if not rest or rest[0].lower() in _CUT_VERBS and all(
+            if not rest or rest[0].lower() in _CUT_PRONOUNS or rest[0].lower() in _CUT_VERBS and all(
                     w.lower() in _CUT_OBJECTS for w in rest[1:]):
-                continue  # "my second time (there)", "my first time doing": what is not said
+                continue  # "my second time (there)", "my first time doing", "… time it rained"
             noun = " ".join(rest)
         else:
             noun = " ".join(words)

@@ -186,7 +186,7 @@ def plural(word: str) -> bool:
     of our fish"): "one of my gray slippers" names no plural at "gray", nor "one of my Pearl
     Izumi gloves" at "Pearl", so neither is the thing counted."""
     w = " ".join(word.lower().split())
-    return (singular(w) != w or w.endswith(_IRREGULAR)  # "goldfish", "step-children"
+    return (singular(w) != w or w.endswith(_IRREGULAR) and w not in L.SINGULAR_LOOKALIKES  # "goldfish"
             or len(word) >= 3 and word.endswith("s") and word[:-1].isupper())  # "PCs", "TVs"
 
 

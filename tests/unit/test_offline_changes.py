@@ -93,7 +93,9 @@ def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
                  "it was actually my first time doing this.",
                  "This is my first time doing it.",
                  "It's my second time going back to Italy.",
-                 "I've only seen a couple of those films."):
+                 "I've only seen a couple of those films.",
+                 "It was my first time it snowed this early.",
+                 "One of my specimen jars cracked."):
         facts = X.extract(text, "user")
         assert not [f for f in facts if "count" in f.predicate], [(f.predicate, f.value)
                                                                   for f in facts]
@@ -111,7 +113,10 @@ def test_a_count_step_takes_a_number_said_and_a_plural_after_of():
                              ("I have 4 grandchildren.", "count:grandchild", "4"),
                              ("I have three cacti.", "owns_count:cactus", "3"),
                              ("Sadly one of my goldfish died.", "owns_count:fish", "-1"),
-                             ("It's my fifth time being laid off.", "count:being_laid_off", "5")):
+                             ("It's my fifth time being laid off.", "count:being_laid_off", "5"),
+                             # "-ves" and "-uses" plurals keyed by their singular
+                             ("I have 4 knives in the block.", "owns_count:knife", "4"),
+                             ("We have two Priuses now.", "owns_count:prius", "2")):
         assert (slot, step) in [(f.predicate, f.value) for f in X.extract(text, "user")], text
 
 
