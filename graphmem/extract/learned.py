@@ -474,22 +474,25 @@ class HybridExtractor:
             unsure = {_canonical(c.predicate) for c in modelled if c.doubtful}
             ruled = [c for c in ruled if _canonical(c.predicate) not in self.model_reads
                      or _canonical(c.predicate) in unsure]
-        read = {_read_slot(c.predicate) for c in ruled if not _ends(c)}
+        # each reading is of one subject's slot: the rules' reading of the user's home leaves
+        # the model's reading of a mother's standing ("I live in Leeds and my mum lives in York")
+        read = {(c.subject, _read_slot(c.predicate)) for c in ruled if not _ends(c)}
         # a slot the rules read only as ended ("I left St Thomas' in Feb"): the model's new
         # value in it is no second reading of theirs ("I'm at the Royal Marsden now")
-        ended = {(_canonical(c.predicate), slug(c.value or "")) for c in ruled if _ends(c)}
-        ended_slots = {p for p, _v in ended}
+        ended = {(c.subject, _canonical(c.predicate), slug(c.value or "")) for c in ruled
+                 if _ends(c)}
+        ended_slots = {(who, p) for who, p, _v in ended}
         # a stance's slot is the thing itself, whichever stance is said of it: a thing the rules
         # read a stance on ("I stopped drinking soda": avoids soda) takes no second stance from
         # the model ("consumes soda", starts)
-        stanced = {slug(c.value or "") for c in ruled if _stance(c.predicate)}
+        stanced = {(c.subject, slug(c.value or "")) for c in ruled if _stance(c.predicate)}
         out = list(ruled)
         for cand in modelled:
-            slot = _canonical(cand.predicate)
-            if _read_slot(cand.predicate) in read or (slot in ended_slots and (
-                    cand.modality == "negated" or (slot, slug(cand.value or "")) in ended)):
+            who, slot, value = cand.subject, _canonical(cand.predicate), slug(cand.value or "")
+            if (who, _read_slot(cand.predicate)) in read or ((who, slot) in ended_slots and (
+                    cand.modality == "negated" or (who, slot, value) in ended)):
                 continue
-            if _stance(cand.predicate) and slug(cand.value or "") in stanced:
+            if _stance(cand.predicate) and (who, value) in stanced:
                 continue
             out.append(cand)
         return out

@@ -253,6 +253,28 @@ def test_a_rule_s_count_holds_back_the_models_count_of_the_same_thing_only():
     ) == [("owns_count:guinea_pig", "rule:"), ("owns_count:pig", "model")]
 
 
+def test_a_rule_s_reading_of_the_user_holds_back_nothing_of_another_person():
+    """The rules' reading of the user's slot leaves the model's reading of someone else's
+    ("I live in Leeds and my mum lives in York" lost the mother's home; "I have 2 kids and my
+    brother has 3 kids" the brother's count); the model's reading of the user's own is held back."""
+    t = "I live in Leeds and my mum lives in York"
+    u = "I have 2 kids and my brother has 3 kids"
+    tagger = FakeTagger({
+        t: [Tagged("lives_in", span(t, "Leeds"), "ongoing"),
+            Tagged("lives_in", span(t, "York"), "ongoing", subject="parent",
+                   subject_span=span(t, "my mum"))],
+        u: [Tagged("count", span(u, "2"), "ongoing", key=span(u, "kids")),
+            Tagged("count", span(u, "3"), "ongoing", key=Span(u.rindex("kids"), len(u), "kids"),
+                   subject="sibling", subject_span=span(u, "my brother"))]})
+    hybrid = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
+    homes = [(c.value, c.subject == "user", c.extracted_by[:5]) for c in hybrid.extract(t, "user")
+             if c.predicate == "lives_in"]
+    assert homes == [("Leeds", True, "rule:"), ("York", False, "model")]
+    counts = [(c.value, c.subject == "user", c.extracted_by[:5])
+              for c in hybrid.extract(u, "user") if "count" in c.predicate]
+    assert counts == [("2", True, "rule:"), ("3", False, "model")]
+
+
 def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
     """For a predicate of `model_reads`, the rules' facts of it in a user's turn are dropped and
     the model's reading stands; other predicates, and the assistant's turns, are as before."""
