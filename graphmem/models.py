@@ -138,3 +138,8 @@ class FactCandidate:
     # True: the extractor was unsure of it (the learned tagger below its sure score): it does not
     # compete, and the hybrid keeps the rules' reading of its predicate in that piece. Not stored.
     doubtful: bool = False
+    # True: about someone other than the user whom its words do not name (the learned tagger's
+    # subject class alone, "partner"): the hybrid holds it back where the rules read the same value
+    # for the user ("My husband works at Google and I work at Amazon": Amazon is no husband's
+    # employer). Not stored.
+    unnamed_subject: bool = False

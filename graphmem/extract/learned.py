@@ -55,13 +55,18 @@ class _Reading(threading.local):
         self.ready: Prepared = {}
 
 
+# Words of a subject span that name nobody: determiners, possessives and personal pronouns ("He
+# works at Lidl": the subject is the tagger's class, not "He").
+_NOT_NAMES = frozenset("my our the his her their he she they him them we us".split())
+
+
 def _subject(tagged: Any) -> str:
     """Who a fact is about, as the rules name them: a person's name when it is said ("my sister
     Ines" → Ines), else their role ("my youngest" → child, "my wife" → spouse)."""
     if tagged.subject == "user":
         return "user"
     said = (tagged.subject_span.text if tagged.subject_span else "").strip()
-    words = [w for w in said.split() if w.lower() not in ("my", "our", "the", "his", "her")]
+    words = [w for w in said.split() if w.lower() not in _NOT_NAMES]
     names = [w for w in words if w[:1].isupper() and w.lower() not in L.RELATIONS]
     if names:
         return " ".join(names)
@@ -223,7 +228,8 @@ def to_candidate(tagged: Any, text: str, version: str,
         # someone other than the user, named nowhere up to the fact's sentence: the words that
         # say who may be a later sentence's, so the fact is kept as a mention
         competes=_competes(entry, change, value)
-        and (tagged.subject == "user" or tagged.subject_span is not None))
+        and (tagged.subject == "user" or tagged.subject_span is not None),
+        unnamed_subject=tagged.subject != "user" and subject == tagged.subject)
 
 
 class ModelExtractor:
@@ -486,6 +492,10 @@ class HybridExtractor:
         # read a stance on ("I stopped drinking soda": avoids soda) takes no second stance from
         # the model ("consumes soda", starts)
         stanced = {(c.subject, slug(c.value or "")) for c in ruled if _stance(c.predicate)}
+        # the same value the rules read for the user: a reading of someone the model's words do
+        # not name is the user's clause given to another ("My husband works at Google and I
+        # work at Amazon" read as the husband's Amazon)
+        users = {_user_value(c) for c in ruled if c.subject == "user"}
         out = list(ruled)
         for cand in modelled:
             who, slot, value = cand.subject, _canonical(cand.predicate), slug(cand.value or "")
@@ -494,8 +504,17 @@ class HybridExtractor:
                 continue
             if _stance(cand.predicate) and (who, value) in stanced:
                 continue
+            if cand.unnamed_subject and _user_value(cand) in users:
+                continue
             out.append(cand)
         return out
+
+
+def _user_value(cand: FactCandidate) -> tuple[str, str]:
+    """What a reading says whatever its predicate: its value ("Tesla", bought or owned or driven),
+    or for a count the thing counted and the number (a "2" of cats is not a "2" of kids)."""
+    value = slug(cand.value or "")
+    return (_read_slot(cand.predicate), value) if _is_count(cand.predicate) else ("", value)
 
 
 def _ends(cand: FactCandidate) -> bool:

@@ -275,6 +275,35 @@ def test_a_rule_s_reading_of_the_user_holds_back_nothing_of_another_person():
     assert counts == [("2", True, "rule:"), ("3", False, "model")]
 
 
+def test_a_reading_of_someone_unnamed_that_the_rules_read_as_the_users_is_held_back():
+    """The tagger gives the user's own clause to the other person of the sentence, naming no one
+    ("My husband works at Google and I work at Amazon": Amazon, subject partner, no span): where
+    the rules read that value for the user, the reading is held back; a person named keeps a
+    value shared with the user ("Dave works at Amazon and I work at Amazon"), and a pronoun is
+    no name ("He works at Lidl" is about the tagger's class, not "He")."""
+    t = "My husband works at Google and I work at Amazon"
+    u = "Dave works at Amazon and I work at Amazon"
+    v = "He works at Lidl and I work at Aldi"
+    dave = span(u, "Dave")
+    tagger = FakeTagger({
+        t: [Tagged("works_at", span(t, "Google"), "ongoing", subject="partner",
+                   subject_span=span(t, "My husband")),
+            Tagged("works_at", span(t, "Amazon"), "ongoing", subject="partner")],
+        u: [Tagged("works_at", span(u, "Amazon"), "ongoing", subject="friend", subject_span=dave)],
+        v: [Tagged("works_at", span(v, "Lidl"), "ongoing", subject="colleague",
+                   subject_span=span(v, "He"))]})
+    hybrid = HybridExtractor(OfflineExtractor(), ModelExtractor(tagger))
+    jobs = sorted((c.value, c.subject) for c in hybrid.extract(t, "user")
+                  if c.predicate == "works_at")
+    assert jobs == [("Amazon", "user"), ("Google", "spouse")]
+    jobs = sorted((c.value, c.subject) for c in hybrid.extract(u, "user")
+                  if c.predicate == "works_at")
+    assert jobs == [("Amazon", "Dave"), ("Amazon", "user")]
+    jobs = sorted((c.value, c.subject) for c in hybrid.extract(v, "user")
+                  if c.predicate == "works_at")
+    assert jobs == [("Aldi", "user"), ("Lidl", "colleague")]
+
+
 def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
     """For a predicate of `model_reads`, the rules' facts of it in a user's turn are dropped and
     the model's reading stands; other predicates, and the assistant's turns, are as before."""
