@@ -60,9 +60,10 @@ class _Reading(threading.local):
 _NOT_NAMES = frozenset("my our the his her their he she they him them we us".split())
 
 
-def _subject(tagged: Any) -> str:
+def _named_subject(tagged: Any) -> str | None:
     """Who a fact is about, as the rules name them: a person's name when it is said ("my sister
-    Ines" → Ines), else their role ("my youngest" → child, "my wife" → spouse)."""
+    Ines" → Ines), else their role ("my youngest" → child, "my wife" → spouse); None when the
+    words name no one (no span, or pronouns only: the tagger's subject class is all there is)."""
     if tagged.subject == "user":
         return "user"
     said = (tagged.subject_span.text if tagged.subject_span else "").strip()
@@ -71,7 +72,7 @@ def _subject(tagged: Any) -> str:
     if names:
         return " ".join(names)
     roles = [L.RELATIONS[w.lower()] for w in words if w.lower() in L.RELATIONS]
-    return roles[-1] if roles else tagged.subject
+    return roles[-1] if roles else None
 
 
 def _stored_predicate(tagged: Any) -> tuple[str, str] | None:
@@ -215,7 +216,8 @@ def to_candidate(tagged: Any, text: str, version: str,
     support = text[start:end].strip()
     if not support:
         return None
-    subject = _subject(tagged)
+    named = _named_subject(tagged)
+    subject = named or tagged.subject
     role, kind = _ROLE_TYPE.get(entry.value_type.value, ("object", "other"))
     who = "User" if subject == "user" else subject
     return FactCandidate(
@@ -229,7 +231,7 @@ def to_candidate(tagged: Any, text: str, version: str,
         # say who may be a later sentence's, so the fact is kept as a mention
         competes=_competes(entry, change, value)
         and (tagged.subject == "user" or tagged.subject_span is not None),
-        unnamed_subject=tagged.subject != "user" and subject == tagged.subject)
+        unnamed_subject=named is None)
 
 
 class ModelExtractor:
