@@ -302,6 +302,12 @@ def test_a_reading_of_someone_unnamed_that_the_rules_read_as_the_users_is_held_b
     jobs = sorted((c.value, c.subject) for c in hybrid.extract(v, "user")
                   if c.predicate == "works_at")
     assert jobs == [("Aldi", "user"), ("Lidl", "colleague")]
+    w = "My partner works at Amazon and I work at Amazon"  # a role word names them
+    named = HybridExtractor(OfflineExtractor(), ModelExtractor(FakeTagger({w: [
+        Tagged("works_at", span(w, "Amazon"), "ongoing", subject="partner",
+               subject_span=span(w, "My partner"))]})))
+    assert sorted((c.value, c.subject) for c in named.extract(w, "user")
+                  if c.predicate == "works_at") == [("Amazon", "partner"), ("Amazon", "user")]
 
 
 def test_a_predicate_the_model_reads_takes_the_models_reading_not_the_rules():
