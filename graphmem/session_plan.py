@@ -31,7 +31,7 @@ from .models import (
     TurnRecord,
     stable_id,
 )
-from .predicates import lookup
+from .predicates import Cardinality, lookup
 from .responses import IngestCounts
 from .segment import extraction_window, pieces_of_turn
 from .temporal import resolve_time_expression, tense_prefers
@@ -322,6 +322,11 @@ class SessionPlanner:
         t_s = said.astimezone(UTC)
         occurred_start = when.start.astimezone(UTC) if when and when.start else None
         occurred_end = when.end.astimezone(UTC) if when and when.end else None
+        # A number of things said for a time still ahead of its saying ("my goal of 50 books by
+        # the end of the year", "I'll have 6 chickens by spring") is a target, not a count held:
+        # it is kept as a mention (found, ends nothing; corpus rule 17 labels goals as no count).
+        target = (entry is not None and entry.cardinality is Cardinality.COUNT
+                  and occurred_start is not None and occurred_start > t_s)
         subject_key = user_id if is_self(cand.subject) else None
         object_key = None
         for role in cand.roles:
@@ -355,6 +360,6 @@ class SessionPlanner:
             "occurred_end": occurred_end,
             "valid_from": occurred_start or t_s, "extractor": self.extractor.name,
             "extracted_by": cand.extracted_by or self.extractor.name,
-            "mention": not cand.competes,  # read in passing: ended by a later fact, ends none
+            "mention": not cand.competes or target,  # in passing: ended by a later fact, ends none
             "piece_ids": [piece.id], "embedding": None,
         }

@@ -227,3 +227,23 @@ def test_an_event_told_with_a_number_steps_the_count_the_user_stated(graph, user
                       ("-2", "active", registry.BROUGHT_BY)}, counts
     current = [f for f in facts_as_of(graph, user_id) if f["predicate"] == "owns_count:kayak"]
     assert [f["quantity"] for f in current] == [2.0], current
+
+
+def test_a_number_said_for_a_time_ahead_is_a_target_and_updates_no_count(graph, user_id, hybrid):
+    """A count dated after its saying is a goal (corpus rule 17): kept and found, but it
+    updates no count the user has; a count said after it still does."""
+    facts = _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 5, 4), ["I've read 9 books so far."]),
+        ("s2", _at(2026, 5, 11), ["I've set myself 40 books by the end of the year"]),
+        ("s3", _at(2026, 6, 1), ["I've read 12 books so far."]),
+    ])
+    counts = {(f["value"], f["status"], f["mention"]) for f in facts
+              if f["predicate"] == "count:book"}
+    assert ("40", "active", True) in counts, counts
+    current = [f["quantity"] for f in facts_as_of(graph, user_id)
+               if f["predicate"] == "count:book" and not f["mention"]]
+    assert current == [12.0], facts
+    with graph.session(read_only=True) as s:
+        edges = s.run("MATCH (a:FactEvent {user_id: $u})-[:UPDATES]->(b) "
+                      "RETURN a.value AS new, b.value AS old", u=user_id).data()
+    assert edges == [{"new": "12", "old": "9"}], edges
