@@ -316,7 +316,14 @@ class SessionPlanner:
         fact_id = stable_id("fact", user_id, turn_id, start, cand.predicate, cand.value)
         entry = lookup(cand.predicate)
         ahead = cand.modality == "planned" or (entry is not None and entry.time_ahead)
-        prefer = "future" if ahead else tense_prefers(piece.text)
+        # an event the tagger or an LLM read as done (they tell done from planned; the rules'
+        # "asserted" does not: "We fly out to Japan on 4 April") happened before it was told: its time
+        # points back whatever the rest of the piece says ("thinking of visiting … since I
+        # enjoyed my trip to Chicago in July", said in May, is last July's trip)
+        done = (entry is not None and entry.cardinality is Cardinality.EVENT
+                and cand.modality == "asserted"
+                and (cand.extracted_by or "").startswith(("model:", "llm:")))
+        prefer = "future" if ahead else "past" if done else tense_prefers(piece.text)
         when = (resolve_time_expression(cand.time_text, said, prefer=prefer)
                 if cand.time_text else None)
         t_s = said.astimezone(UTC)

@@ -247,3 +247,22 @@ def test_a_number_said_for_a_time_ahead_is_a_target_and_updates_no_count(graph, 
         edges = s.run("MATCH (a:FactEvent {user_id: $u})-[:UPDATES]->(b) "
                       "RETURN a.value AS new, b.value AS old", u=user_id).data()
     assert edges == [{"new": "12", "old": "9"}], edges
+
+
+def test_a_trip_read_as_done_is_dated_back_and_fulfils_no_plan_made_after_it(graph, user_id,
+                                                                            hybrid):
+    """A trip the tagger reads as done happened before it was told, whatever the rest of the
+    piece says ahead ("will be looking for …"): "in March", said in January, is last March, so
+    it is not the outcome of a Lisbon trip planned four days before."""
+    facts = _ingest(graph, user_id, hybrid, [
+        ("s1", _at(2026, 1, 10), ["Planning a trip to Lisbon, where should we stay?"]),
+        ("s2", _at(2026, 1, 14), ["will be looking for another city break soon, my trip to "
+                                   "Lisbon in March was amazing"]),
+    ])
+    done = [f for f in facts if f["predicate"] == "traveled_to" and f["value"] == "Lisbon"
+            and f["modality"] == "asserted"]
+    assert done and done[0]["occurred_start"].date().isoformat() == "2025-03-01", facts
+    with graph.session(read_only=True) as s:
+        edges = s.run("MATCH (a:FactEvent {user_id: $u})-[:SUPERSEDES]->(b) "
+                      "RETURN a.value AS new, b.value AS old", u=user_id).data()
+    assert edges == [], edges
