@@ -349,6 +349,10 @@ BY_NAME: dict[str, Predicate] = {p.name: p for p in PREDICATES}
 # rule, applied by the learned extractor alone to the events it reads (extract.base.with_brought),
 # so such a state is the model's reading as much as its event is (currency reads it so).
 BROUGHT_BY = "rule:registry.brings"
+# What made the other facts (`extracted_by`): "rule:<rule id>", or the learned tagger and an LLM,
+# which tell done from planned as the rules do not: "model:<version>", "llm:<model>".
+MODEL_MADE = "model:"
+LLM_MADE = "llm:"
 _FAMILIES = {p.prefix: p for p in PREDICATES if p.prefix}
 _FAMILIES["owns:"] = _p("owns", "possession", C.SEVERAL, V.PET,
                         "a pet or thing of a kind, named (\"owns:cat\": Lola)",

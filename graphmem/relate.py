@@ -12,6 +12,7 @@ from typing import Any
 
 from .currency import COMPETING_MODALITIES, Link
 from .llm.client import LLMClient
+from .predicates import LLM_MADE
 from .prompts import relate_facts as prompt
 
 # Facts that can be replaced: stated ones, and plans (a plan can change).
@@ -62,7 +63,7 @@ class LLMRelationJudge:
     def __init__(self, client: LLMClient, max_candidates: int = 6):
         self.client = client
         self.max_candidates = max_candidates
-        self.name = f"llm:{client.model}"
+        self.name = f"{LLM_MADE}{client.model}"
 
     def propose(self, items: Sequence[tuple[dict[str, Any], Sequence[dict[str, Any]]]]
                 ) -> list[Proposal]:

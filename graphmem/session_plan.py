@@ -31,7 +31,7 @@ from .models import (
     TurnRecord,
     stable_id,
 )
-from .predicates import Cardinality, lookup
+from .predicates import LLM_MADE, MODEL_MADE, Cardinality, lookup
 from .responses import IngestCounts
 from .segment import extraction_window, pieces_of_turn
 from .temporal import resolve_time_expression, tense_prefers
@@ -322,7 +322,7 @@ class SessionPlanner:
         # enjoyed my trip to Chicago in July", said in May, is last July's trip)
         done = (entry is not None and entry.cardinality is Cardinality.EVENT
                 and cand.modality == "asserted"
-                and (cand.extracted_by or "").startswith(("model:", "llm:")))
+                and (cand.extracted_by or "").startswith((MODEL_MADE, LLM_MADE)))
         prefer = "future" if ahead else "past" if done else tense_prefers(piece.text)
         when = (resolve_time_expression(cand.time_text, said, prefer=prefer)
                 if cand.time_text else None)

@@ -226,7 +226,7 @@ def to_candidate(tagged: Any, text: str, version: str,
         support=support, modality=modality, subject=subject, value=value,
         roles=[RoleRef(role, tagged.value.text, kind)],
         time_text=when.text if when else None,
-        extracted_by=f"model:{version}",
+        extracted_by=f"{registry.MODEL_MADE}{version}",
         # someone other than the user, named nowhere up to the fact's sentence: the words that
         # say who may be a later sentence's, so the fact is kept as a mention
         competes=_competes(entry, change, value)
@@ -249,7 +249,7 @@ class ModelExtractor:
             tagger = ModelTagger()
         self.tagger = tagger
         self.min_score, self.sure_score = min_score, sure_score
-        self.name = f"model:{tagger.version}"
+        self.name = f"{registry.MODEL_MADE}{tagger.version}"
         # a piece's text → the candidates of each time it was prepared, in order (one sentence
         # said in two turns is read in the context of each), per thread
         self._reading = _Reading()

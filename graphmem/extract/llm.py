@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ..llm.client import LLMClient
 from ..models import FactCandidate
+from ..predicates import LLM_MADE
 from ..prompts import extract_facts as prompt
 
 
@@ -32,7 +33,7 @@ class LLMExtractor:
         self.client = client
         self.batch = batch
         self.batch_size = max(1, batch_size)
-        self.name = f"llm:{client.model}"
+        self.name = f"{LLM_MADE}{client.model}"
         self._answers = _Answers()
 
     def extract(self, text: str, role: str) -> list[FactCandidate]:
